@@ -1,0 +1,37 @@
+package io.github.latencylab.cli;
+
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.Setting;
+import picocli.CommandLine.Option;
+
+/** The Lab options every subcommand shares (a picocli mixin). */
+public final class LabOptions {
+
+  @Option(names = "--backend", paramLabel = "B", converter = BackendConverter.class,
+      description = "auto | embedded | testcontainers | external (default: latencylab.backend"
+          + " / LATENCYLAB_BACKEND, else auto: testcontainers where Docker answers, else"
+          + " embedded)")
+  BackendKind backend;
+
+  /** The Lab's settings from the environment, then these options. */
+  public LabConfig config() {
+    LabConfig config = LabConfig.fromEnvironment();
+    if (backend != null) {
+      config = config.with(Setting.BACKEND, backend.label());
+    }
+    return config;
+  }
+}
+
+/** Reads --backend; a bad value's message lists the choices. */
+final class BackendConverter implements picocli.CommandLine.ITypeConverter<BackendKind> {
+  @Override
+  public BackendKind convert(String value) {
+    try {
+      return BackendKind.parse(value, "--backend");
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,258 @@
+package io.github.latencylab.env;
+
+import io.github.latencylab.latency.LatencyControl;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.wire.CountingSocketFactory;
+import io.github.latencylab.wire.WireCounter;
+import io.github.latencylab.wire.WireDataSource;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real PostgreSQL with a real Toxiproxy in front of it: set the added round-trip time, and
+ * count the round trips a piece of code makes.
+ *
+ * <pre>{@code
+ * try (Lab lab = Lab.start(LabConfig.fromEnvironment())) {
+ *   lab.rtt(Rtt.parse("20ms"));
+ *   try (Connection c = lab.dataSource().getConnection()) {
+ *     WireStats cost = lab.wire(c).measure(() -> c.createStatement().execute("SELECT 1"));
+ *     // cost.roundTrips() == 1, and it took ~20 ms longer than without latency
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit.
+ */
+public final class Lab implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Lab.class);
+  private static final AtomicInteger IDS = new AtomicInteger();
+
+  private final String id;
+  private final Backend backend;
+  private final WireCounter wire = new WireCounter();
+  private final WireDataSource dataSource;
+  private final WireDataSource directDataSource;
+  private final LatencyControl latency;
+  private final Thread shutdownHook;
+  private ServerInfo server;
+  private boolean closed;
+  private boolean stopped;
+
+  private Lab(String id, Backend backend, boolean calibrate) {
+    this.id = id;
+    this.backend = backend;
+    CountingSocketFactory.register(id, wire);
+    PostgresTarget target = backend.proxied().orElse(backend.direct());
+    this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
+        id, wire);
+    PostgresTarget direct = backend.direct();
+    this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
+        direct.password(), id, wire);
+    this.latency = new LatencyControl(backend.proxy().orElse(null), plain(target),
+        backend.baseline().map(Lab::plain).orElse(null), calibrate);
+    this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /** Starts a Lab with settings from system properties and environment variables. */
+  public static Lab start() {
+    return start(LabConfig.fromEnvironment());
+  }
+
+  public static Lab start(LabConfig config) {
+    BackendKind kind = resolve(config.backend(), DockerProbe.dockerAnswers(System.getenv()));
+    String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
+    LOG.info("Starting a {} Lab", kind.label());
+    Backend backend;
+    try {
+      backend = switch (kind) {
+        case EMBEDDED -> EmbeddedBackend.start(config);
+        case TESTCONTAINERS -> TestcontainersBackend.start(config);
+        case EXTERNAL -> ExternalBackend.start(config);
+        case AUTO -> throw new IllegalStateException("resolved above");
+      };
+    } catch (IOException e) {
+      throw new IllegalStateException("Could not start the " + kind.label() + " Lab: "
+          + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while starting the " + kind.label() + " Lab", e);
+    }
+    Lab lab = new Lab(id, backend, config.calibrate());
+    LOG.info("Lab ready: {}", backend.describe());
+    return lab;
+  }
+
+  /** AUTO becomes testcontainers where Docker answers, embedded elsewhere. */
+  static BackendKind resolve(BackendKind requested, boolean dockerAnswers) {
+    if (requested != BackendKind.AUTO) {
+      return requested;
+    }
+    return dockerAnswers ? BackendKind.TESTCONTAINERS : BackendKind.EMBEDDED;
+  }
+
+  public BackendKind backend() {
+    return backend.kind();
+  }
+
+  /** What runs where, in one line. */
+  public String describe() {
+    return backend.describe();
+  }
+
+  /** Connections through the proxy (when there is one), counted on {@link #wire()}. */
+  public WireDataSource dataSource() {
+    return dataSource;
+  }
+
+  /** Connections straight to PostgreSQL, bypassing the proxy; counted on {@link #wire()}. */
+  public WireDataSource directDataSource() {
+    return directDataSource;
+  }
+
+  public boolean hasProxy() {
+    return backend.proxy().isPresent();
+  }
+
+  public PostgresTarget target() {
+    return backend.proxied().orElse(backend.direct());
+  }
+
+  public PostgresTarget directTarget() {
+    return backend.direct();
+  }
+
+  /**
+   * A JDBC URL through the proxy whose connections count on {@link #wire()}, for code that
+   * wants a URL rather than a DataSource (user and password: {@link #target()}).
+   */
+  public String jdbcUrl() {
+    return target().jdbcUrl() + "?socketFactory=" + CountingSocketFactory.class.getName()
+        + "&socketFactoryArg=" + id;
+  }
+
+  /** Round trips and bytes of every connection of this Lab. */
+  public WireCounter wire() {
+    return wire;
+  }
+
+  /** Round trips and bytes of one connection from {@link #dataSource()}. */
+  public WireCounter wire(Connection connection) {
+    try {
+      return dataSource.counterOf(connection);
+    } catch (IllegalArgumentException notProxied) {
+      return directDataSource.counterOf(connection);
+    }
+  }
+
+  /**
+   * Adds {@code rtt} to every round trip through the proxy, from now on, for open connections
+   * too. Returns the calibration measurement when this call calibrated the setting, else null.
+   */
+  public RttMeasurement rtt(Rtt rtt) {
+    requireProxy(rtt);
+    try {
+      return latency.set(rtt);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  public Rtt rtt() {
+    return latency.current();
+  }
+
+  /** Sets {@code rtt} and measures the baseline and the added RTT with {@code samples} probes. */
+  public RttMeasurement measure(Rtt rtt, int samples) {
+    requireProxy(rtt);
+    try {
+      return latency.measure(rtt, samples);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  private void requireProxy(Rtt rtt) {
+    if (rtt.micros() > 0 && !hasProxy()) {
+      throw new IllegalStateException("Cannot add " + rtt + ": this Lab has no Toxiproxy ("
+          + describe() + "). Set " + Setting.TOXIPROXY_URL.property()
+          + " to add latency; without it the latency is the real network's");
+    }
+  }
+
+  /** The server's version and the settings that matter for results, read once. */
+  public synchronized ServerInfo server() {
+    if (server == null) {
+      try (Connection c = plain(backend.direct()).getConnection()) {
+        server = ServerInfo.read(c);
+      } catch (SQLException e) {
+        throw new IllegalStateException("Could not read the server's settings: " + e.getMessage(), e);
+      }
+    }
+    return server;
+  }
+
+  /** Versions, settings and machine, for every result this Lab produces. */
+  public LabEnvironment environment() {
+    return LabEnvironment.of(this);
+  }
+
+  /** Forgets the settings read by {@link #server()}, e.g. after changing one. */
+  public synchronized void refreshServerInfo() {
+    server = null;
+  }
+
+  // connections the Lab makes for itself are not counted on the user's wire
+  private static DataSource plain(PostgresTarget target) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL(target.jdbcUrl());
+    ds.setUser(target.user());
+    ds.setPassword(target.password());
+    return ds;
+  }
+
+  // package-private for tests that check nothing is left running
+  Backend backendForTests() {
+    return backend;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is running or will run: it stops the backend
+    }
+    stopBackend();
+  }
+
+  private synchronized void stopBackend() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    try {
+      latency.close();
+    } catch (SQLException e) {
+      LOG.debug("probe connection did not close cleanly", e);
+    }
+    backend.close();
+    CountingSocketFactory.unregister(id);
+    LOG.info("Lab stopped: {}", backend.kind().label());
+  }
+}

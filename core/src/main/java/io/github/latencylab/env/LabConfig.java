@@ -1,0 +1,119 @@
+package io.github.latencylab.env;
+
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The Lab's settings, resolved: system property over environment variable over default (see
+ * {@link Setting}), then whatever {@link #with} sets in code or from a CLI flag.
+ * Immutable; {@code with} returns a copy.
+ */
+public final class LabConfig {
+
+  private final Map<Setting, String> values;
+  private final Map<Setting, String> sources;
+
+  private LabConfig(Map<Setting, String> values, Map<Setting, String> sources) {
+    this.values = values;
+    this.sources = sources;
+  }
+
+  /** Settings from system properties and environment variables, defaults elsewhere. */
+  public static LabConfig fromEnvironment() {
+    Map<String, String> properties = new HashMap<>();
+    System.getProperties().forEach((k, v) -> properties.put(k.toString(), v.toString()));
+    return from(properties, System.getenv());
+  }
+
+  static LabConfig from(Map<String, String> properties, Map<String, String> environment) {
+    Map<Setting, String> values = new EnumMap<>(Setting.class);
+    Map<Setting, String> sources = new EnumMap<>(Setting.class);
+    for (Setting s : Setting.values()) {
+      String value = properties.getOrDefault(s.property(),
+          environment.getOrDefault(s.environmentVariable(), s.defaultValue()));
+      if (s == Setting.CACHE_DIR && value.isBlank()) {
+        value = Setting.defaultCacheDir(environment).toString();
+      }
+      values.put(s, value);
+      sources.put(s, s.sourceOf(properties, environment));
+    }
+    LabConfig config = new LabConfig(values, sources);
+    config.validate();
+    return config;
+  }
+
+  /** A copy with {@code setting} set to {@code value}, e.g. from a CLI flag. */
+  public LabConfig with(Setting setting, String value) {
+    Objects.requireNonNull(value, setting.property());
+    Map<Setting, String> v = new EnumMap<>(values);
+    Map<Setting, String> s = new EnumMap<>(sources);
+    v.put(setting, value);
+    s.put(setting, "LabConfig.with(" + setting.name() + ")");
+    LabConfig config = new LabConfig(v, s);
+    config.validate();
+    return config;
+  }
+
+  public LabConfig withBackend(BackendKind kind) {
+    return with(Setting.BACKEND, kind.label());
+  }
+
+  public String get(Setting setting) {
+    return values.get(setting);
+  }
+
+  /** Where a setting's value came from: "-Dlatencylab.x", "LATENCYLAB_X", "default"... */
+  public String sourceOf(Setting setting) {
+    return sources.get(setting);
+  }
+
+  public BackendKind backend() {
+    return BackendKind.parse(get(Setting.BACKEND), sourceOf(Setting.BACKEND));
+  }
+
+  public boolean calibrate() {
+    return Boolean.parseBoolean(get(Setting.CALIBRATE).trim());
+  }
+
+  public Path cacheDir() {
+    return Path.of(get(Setting.CACHE_DIR));
+  }
+
+  /** Rejects nonsense at once, with the setting, its source and the rule in the message. */
+  private void validate() {
+    backend();
+    String calibrate = get(Setting.CALIBRATE).trim();
+    if (!calibrate.equalsIgnoreCase("true") && !calibrate.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(invalid(Setting.CALIBRATE, "expected true or false"));
+    }
+    String url = get(Setting.JDBC_URL);
+    if (!url.isBlank() && !url.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          invalid(Setting.JDBC_URL, "expected a pgjdbc URL such as"
+              + " jdbc:postgresql://host:5432/database"));
+    }
+    String toxiproxyUrl = get(Setting.TOXIPROXY_URL);
+    if (!toxiproxyUrl.isBlank() && !toxiproxyUrl.matches("https?://[^/:]+(:\\d+)?/?")) {
+      throw new IllegalArgumentException(
+          invalid(Setting.TOXIPROXY_URL, "expected http://host:port, e.g. http://localhost:8474"));
+    }
+  }
+
+  String invalid(Setting setting, String rule) {
+    return "Invalid " + setting.property() + " '" + get(setting) + "' (from "
+        + sourceOf(setting) + "): " + rule;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder out = new StringBuilder("LabConfig{");
+    for (Setting s : Setting.values()) {
+      String value = s == Setting.JDBC_PASSWORD && !get(s).isEmpty() ? "***" : get(s);
+      out.append(s.property()).append('=').append(value).append(", ");
+    }
+    return out.append('}').toString().replace(", }", "}");
+  }
+}

@@ -1,0 +1,42 @@
+package io.github.latencylab.env;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The server a result was measured on: its version, and its settings that matter here (the
+ * knobs field reports tune, and every setting not at its default), in PostgreSQL's own units.
+ */
+public record ServerInfo(String version, int versionNum, Map<String, String> settings) {
+
+  /** Settings every result reports, whatever their source. */
+  static final String KNOBS = "'synchronous_commit','fsync','full_page_writes','shared_buffers',"
+      + "'work_mem','maintenance_work_mem','wal_buffers','effective_cache_size',"
+      + "'random_page_cost','max_connections','wal_level'";
+
+  static ServerInfo read(Connection connection) throws SQLException {
+    try (Statement st = connection.createStatement()) {
+      String version;
+      int versionNum;
+      try (ResultSet rs = st.executeQuery(
+          "SELECT current_setting('server_version'), current_setting('server_version_num')::int")) {
+        rs.next();
+        version = rs.getString(1);
+        versionNum = rs.getInt(2);
+      }
+      Map<String, String> settings = new TreeMap<>();
+      try (ResultSet rs = st.executeQuery("SELECT name, current_setting(name) FROM pg_settings"
+          + " WHERE name IN (" + KNOBS + ") OR source NOT IN ('default', 'override',"
+          + " 'client', 'session')")) {
+        while (rs.next()) {
+          settings.put(rs.getString(1), rs.getString(2));
+        }
+      }
+      return new ServerInfo(version, versionNum, Map.copyOf(settings));
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.github.latencylab.wire;
+
+import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+
+/** A plain TCP socket whose streams report every byte to a {@link WireCounter}. */
+final class CountingSocket extends Socket {
+
+  private final WireCounter counter;
+  private InputStream countingIn;
+  private OutputStream countingOut;
+
+  CountingSocket(WireCounter counter) {
+    this.counter = counter;
+  }
+
+  WireCounter counter() {
+    return counter;
+  }
+
+  @Override
+  public synchronized InputStream getInputStream() throws IOException {
+    if (countingIn == null) {
+      countingIn = new FilterInputStream(super.getInputStream()) {
+        @Override
+        public int read() throws IOException {
+          int b = super.read();
+          if (b >= 0) {
+            counter.received(1);
+          }
+          return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+          int n = super.read(buf, off, len);
+          counter.received(n);
+          return n;
+        }
+      };
+    }
+    return countingIn;
+  }
+
+  @Override
+  public synchronized OutputStream getOutputStream() throws IOException {
+    if (countingOut == null) {
+      countingOut = new FilterOutputStream(super.getOutputStream()) {
+        @Override
+        public void write(int b) throws IOException {
+          out.write(b);
+          counter.sent(1);
+        }
+
+        @Override
+        public void write(byte[] buf, int off, int len) throws IOException {
+          out.write(buf, off, len);
+          counter.sent(len);
+        }
+      };
+    }
+    return countingOut;
+  }
+}

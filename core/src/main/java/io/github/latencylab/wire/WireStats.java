@@ -1,0 +1,25 @@
+package io.github.latencylab.wire;
+
+/**
+ * What crossed the wire between a client and PostgreSQL: round trips and bytes each way.
+ *
+ * <p>A round trip is a client write followed by the client waiting for, and receiving, the
+ * server's reply. It does not depend on machine speed, so regression checks can be exact.
+ */
+public record WireStats(long roundTrips, long bytesSent, long bytesReceived) {
+
+  public static final WireStats ZERO = new WireStats(0, 0, 0);
+
+  /** What happened between {@code earlier} and this snapshot. */
+  public WireStats minus(WireStats earlier) {
+    return new WireStats(
+        roundTrips - earlier.roundTrips,
+        bytesSent - earlier.bytesSent,
+        bytesReceived - earlier.bytesReceived);
+  }
+
+  @Override
+  public String toString() {
+    return roundTrips + " round trips, " + bytesSent + " B sent, " + bytesReceived + " B received";
+  }
+}

@@ -1,0 +1,104 @@
+package io.github.latencylab.env;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LabConfigTest {
+
+  @Test
+  void propertyWinsOverEnvironmentWhichWinsOverDefault() {
+    LabConfig config = LabConfig.from(
+        Map.of("latencylab.backend", "external"),
+        Map.of("LATENCYLAB_BACKEND", "embedded", "LATENCYLAB_POSTGRES_IMAGE", "my/pg:17"));
+    assertThat(config.backend()).isEqualTo(BackendKind.EXTERNAL);
+    assertThat(config.sourceOf(Setting.BACKEND)).isEqualTo("-Dlatencylab.backend");
+    assertThat(config.get(Setting.POSTGRES_IMAGE)).isEqualTo("my/pg:17");
+    assertThat(config.sourceOf(Setting.POSTGRES_IMAGE)).isEqualTo("LATENCYLAB_POSTGRES_IMAGE");
+    assertThat(config.get(Setting.TOXIPROXY_IMAGE)).isEqualTo("ghcr.io/shopify/toxiproxy:2.5.0");
+    assertThat(config.sourceOf(Setting.TOXIPROXY_IMAGE)).isEqualTo("default");
+  }
+
+  @Test
+  void defaultsAreAutoAndCalibrated() {
+    LabConfig config = LabConfig.from(Map.of(), Map.of("XDG_CACHE_HOME", "/x/cache"));
+    assertThat(config.backend()).isEqualTo(BackendKind.AUTO);
+    assertThat(config.calibrate()).isTrue();
+    assertThat(config.cacheDir()).isEqualTo(Path.of("/x/cache/latency-lab"));
+  }
+
+  @Test
+  void autoMeansTestcontainersOnlyWhereDockerAnswers() {
+    assertThat(Lab.resolve(BackendKind.AUTO, true)).isEqualTo(BackendKind.TESTCONTAINERS);
+    assertThat(Lab.resolve(BackendKind.AUTO, false)).isEqualTo(BackendKind.EMBEDDED);
+    assertThat(Lab.resolve(BackendKind.EXTERNAL, true)).isEqualTo(BackendKind.EXTERNAL);
+    assertThat(Lab.resolve(BackendKind.EMBEDDED, true)).isEqualTo(BackendKind.EMBEDDED);
+  }
+
+  @Test
+  void unknownBackendNamesTheValueItsSourceAndTheChoices() {
+    assertThatThrownBy(() -> LabConfig.from(Map.of(), Map.of("LATENCYLAB_BACKEND", "docker")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid backend 'docker' (from LATENCYLAB_BACKEND): expected one of auto,"
+            + " embedded, testcontainers, external");
+    assertThatThrownBy(() -> LabConfig.from(Map.of(), Map.of()).with(Setting.BACKEND, "k8s"))
+        .hasMessage("Invalid backend 'k8s' (from LabConfig.with(BACKEND)): expected one of auto,"
+            + " embedded, testcontainers, external");
+  }
+
+  @Test
+  void calibrateMustBeABoolean() {
+    assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.rtt.calibrate", "yes"), Map.of()))
+        .hasMessage("Invalid latencylab.rtt.calibrate 'yes' (from -Dlatencylab.rtt.calibrate):"
+            + " expected true or false");
+  }
+
+  @Test
+  void jdbcUrlMustBePgjdbcs() {
+    assertThatThrownBy(() -> LabConfig.from(Map.of(),
+        Map.of("LATENCYLAB_JDBC_URL", "jdbc:mysql://db/app")))
+        .hasMessage("Invalid latencylab.jdbc.url 'jdbc:mysql://db/app' (from LATENCYLAB_JDBC_URL):"
+            + " expected a pgjdbc URL such as jdbc:postgresql://host:5432/database");
+  }
+
+  @Test
+  void toxiproxyUrlMustBeHttp() {
+    assertThatThrownBy(() -> LabConfig.from(Map.of(),
+        Map.of("LATENCYLAB_TOXIPROXY_URL", "localhost:8474")))
+        .hasMessage("Invalid latencylab.toxiproxy.url 'localhost:8474' (from"
+            + " LATENCYLAB_TOXIPROXY_URL): expected http://host:port, e.g. http://localhost:8474");
+  }
+
+  @Test
+  void externalWithoutUrlSaysWhatToSet() {
+    LabConfig config = LabConfig.from(Map.of(), Map.of()).withBackend(BackendKind.EXTERNAL);
+    assertThatThrownBy(() -> Lab.start(config))
+        .hasMessage("The external backend needs latencylab.jdbc.url (LATENCYLAB_JDBC_URL), e.g."
+            + " -Dlatencylab.jdbc.url=jdbc:postgresql://host:5432/db");
+  }
+
+  @Test
+  void missingToxiproxyBinaryIsNamed() {
+    LabConfig config = LabConfig.from(Map.of("latencylab.toxiproxy.server", "/nowhere/tp"),
+        Map.of()).withBackend(BackendKind.EMBEDDED);
+    assertThatThrownBy(() -> Lab.start(config))
+        .hasMessage("Invalid latencylab.toxiproxy.server '/nowhere/tp' (from"
+            + " -Dlatencylab.toxiproxy.server): no executable file there");
+  }
+
+  @Test
+  void passwordsStayOutOfToString() {
+    LabConfig config = LabConfig.from(Map.of("latencylab.jdbc.password", "s3cret"), Map.of());
+    assertThat(config.toString()).doesNotContain("s3cret").contains("latencylab.jdbc.password=***");
+  }
+
+  @Test
+  void environmentVariableNamesFollowTheProperty() {
+    assertThat(Setting.TOXIPROXY_SERVER.environmentVariable())
+        .isEqualTo("LATENCYLAB_TOXIPROXY_SERVER");
+    assertThat(Setting.CALIBRATE.environmentVariable()).isEqualTo("LATENCYLAB_RTT_CALIBRATE");
+  }
+}

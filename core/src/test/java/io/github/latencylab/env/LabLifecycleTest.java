@@ -1,0 +1,94 @@
+package io.github.latencylab.env;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.latency.RttMeasurement;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/** Starting and stopping: what a Lab gives, and that nothing is left running after it. */
+class LabLifecycleTest {
+
+  private static LabConfig embedded() {
+    return LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED);
+  }
+
+  @Test
+  void embeddedLabStopsEverythingItStarted() throws Exception {
+    Lab lab = Lab.start(embedded());
+    EmbeddedBackend backend = (EmbeddedBackend) lab.backendForTests();
+    ProcessHandle toxiproxy = ProcessHandle.of(backend.toxiproxyPid()).orElseThrow();
+    PostgresTarget direct = lab.directTarget();
+    PostgresTarget proxied = lab.target();
+    assertThat(listening(direct)).isTrue();
+    assertThat(listening(proxied)).isTrue();
+    assertThat(toxiproxy.isAlive()).isTrue();
+
+    lab.close();
+    lab.close(); // idempotent
+
+    assertThat(toxiproxy.isAlive()).as("toxiproxy-server process").isFalse();
+    assertThat(listening(direct)).as("PostgreSQL port").isFalse();
+    assertThat(listening(proxied)).as("proxy port").isFalse();
+  }
+
+  @Test
+  void embeddedLabReportsItsServerAndGoesThroughTheProxy() throws Exception {
+    try (Lab lab = Lab.start(embedded())) {
+      assertThat(lab.backend()).isEqualTo(BackendKind.EMBEDDED);
+      assertThat(lab.server().version()).startsWith("17.");
+      assertThat(lab.server().versionNum()).isBetween(170000, 179999);
+      assertThat(lab.server().settings()).containsKeys("synchronous_commit", "fsync",
+          "shared_buffers", "work_mem", "wal_buffers");
+      assertThat(lab.target().port()).isNotEqualTo(lab.directTarget().port());
+      assertThat(lab.describe()).contains("embedded PostgreSQL").contains("toxiproxy-server");
+      try (Connection c = java.sql.DriverManager.getConnection(lab.jdbcUrl(),
+          lab.target().user(), lab.target().password())) {
+        long before = lab.wire().snapshot().roundTrips();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
+          rs.next();
+        }
+        assertThat(lab.wire().snapshot().roundTrips() - before)
+            .as("jdbcUrl() connections count on the Lab's wire").isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void externalLabWithoutToxiproxyMeasuresTheRealNetworkAndRefusesToAddLatency() {
+    try (Lab server = Lab.start(embedded())) {
+      PostgresTarget db = server.directTarget();
+      LabConfig external = LabConfig.fromEnvironment()
+          .withBackend(BackendKind.EXTERNAL)
+          .with(Setting.JDBC_URL, db.jdbcUrl())
+          .with(Setting.JDBC_USER, db.user())
+          .with(Setting.JDBC_PASSWORD, db.password());
+      try (Lab lab = Lab.start(external)) {
+        assertThat(lab.hasProxy()).isFalse();
+        assertThat(lab.describe()).contains("no Toxiproxy: real network latency");
+        RttMeasurement real = lab.measure(Rtt.ZERO, 20);
+        assertThat(real.baseline().samples()).isEqualTo(20);
+        assertThat(real.addedMeanMs()).isZero();
+        assertThatThrownBy(() -> lab.rtt(Rtt.parse("20ms")))
+            .hasMessageStartingWith("Cannot add 20ms: this Lab has no Toxiproxy (external ")
+            .hasMessageEndingWith("Set latencylab.toxiproxy.url to add latency; without it the"
+                + " latency is the real network's");
+      }
+    }
+  }
+
+  private static boolean listening(PostgresTarget target) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(target.host(), target.port()), 500);
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+}

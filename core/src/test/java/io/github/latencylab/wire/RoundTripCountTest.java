@@ -1,0 +1,171 @@
+package io.github.latencylab.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** Round trips counted at the socket, for the operations every suite is built from. */
+class RoundTripCountTest {
+
+  private static Lab lab;
+
+  @BeforeAll
+  static void startLab() {
+    lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+  }
+
+  @AfterAll
+  static void stopLab() {
+    lab.close();
+  }
+
+  @BeforeEach
+  void createTable() throws Exception {
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS item");
+      st.execute("CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL)");
+    }
+  }
+
+  @Test
+  void selectOneIsOneRoundTrip() throws Exception {
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      WireStats cost = lab.wire(c).measure(() -> {
+        try (ResultSet rs = st.executeQuery("SELECT 1")) {
+          rs.next();
+        }
+      });
+      assertThat(cost.roundTrips()).isEqualTo(1);
+      assertThat(cost.bytesSent()).isPositive();
+      assertThat(cost.bytesReceived()).isPositive();
+    }
+  }
+
+  @Test
+  void hundredSingleRowSelectsAreHundredRoundTrips() throws Exception {
+    insertRows(100);
+    try (Connection c = lab.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement("SELECT name FROM item WHERE id = ?")) {
+      WireStats cost = lab.wire(c).measure(() -> {
+        for (int id = 0; id < 100; id++) {
+          ps.setInt(1, id);
+          try (ResultSet rs = ps.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+          }
+        }
+      });
+      assertThat(cost.roundTrips()).isEqualTo(100);
+    }
+  }
+
+  /**
+   * pgjdbc sends a batch without waiting, but estimates 250 bytes of reply per statement and
+   * forces a Sync (and waits for its replies) once 64,000 bytes could be pending, so that
+   * neither side blocks on a full socket buffer: every 256 statements. 1,000 statements are
+   * 3 forced syncs (after 256, 512, 768) and the final one: 4 round trips.
+   */
+  @Test
+  void executeBatchOfThousandRowsIsFourRoundTrips() throws Exception {
+    assertThat(batchInsert(1000, false)).as("round trips, plain executeBatch").isEqualTo(4);
+  }
+
+  /**
+   * With reWriteBatchedInserts pgjdbc folds the rows into multi-row INSERTs of at most 128
+   * rows (1,000 = 7 x 128 + 64 + 32 + 8: 10 statements), far below the 256-statement flush
+   * rule, so one round trip.
+   */
+  @Test
+  void executeBatchOfThousandRowsRewrittenIsOneRoundTrip() throws Exception {
+    assertThat(batchInsert(1000, true)).as("round trips, reWriteBatchedInserts").isEqualTo(1);
+  }
+
+  @Test
+  void commitIsOneRoundTripAndBeginIsFree() throws Exception {
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      c.setAutoCommit(false);
+      // pgjdbc sends BEGIN in the same flush as the first statement of a transaction
+      assertThat(lab.wire(c).measure(() -> st.execute("INSERT INTO item VALUES (1, 'a')"))
+          .roundTrips()).isEqualTo(1);
+      assertThat(lab.wire(c).measure(c::commit).roundTrips()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void copyOfTenThousandRowsIsTwoRoundTrips() throws Exception {
+    StringBuilder csv = new StringBuilder();
+    for (int i = 0; i < 10_000; i++) {
+      csv.append(i).append(",name ").append(i).append('\n');
+    }
+    try (Connection c = lab.dataSource().getConnection()) {
+      WireStats cost = lab.wire(c).measure(() -> c.unwrap(PGConnection.class).getCopyAPI()
+          .copyIn("COPY item (id, name) FROM STDIN (FORMAT csv)", new StringReader(csv.toString())));
+      // the COPY statement (answered by CopyInResponse), then the data and CopyDone
+      // (answered by CommandComplete): 2 round trips whatever the row count
+      assertThat(cost.roundTrips()).isEqualTo(2);
+      assertThat(cost.bytesSent()).isGreaterThan(csv.length());
+      assertThat(countRows(c)).isEqualTo(10_000);
+    }
+  }
+
+  @Test
+  void perConnectionCountersAddUpToTheLabTotal() throws Exception {
+    try (Connection a = lab.dataSource().getConnection();
+        Connection b = lab.dataSource().getConnection()) {
+      WireStats totalBefore = lab.wire().snapshot();
+      WireStats aBefore = lab.wire(a).snapshot();
+      WireStats bBefore = lab.wire(b).snapshot();
+      a.createStatement().execute("SELECT 1");
+      b.createStatement().execute("SELECT 1");
+      b.createStatement().execute("SELECT 2");
+      assertThat(lab.wire(a).snapshot().minus(aBefore).roundTrips()).isEqualTo(1);
+      assertThat(lab.wire(b).snapshot().minus(bBefore).roundTrips()).isEqualTo(2);
+      assertThat(lab.wire().snapshot().minus(totalBefore).roundTrips()).isEqualTo(3);
+    }
+  }
+
+  private static long countRows(Connection c) throws Exception {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM item")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private long batchInsert(int rows, boolean rewrite) throws Exception {
+    PGSimpleDataSource ds = lab.dataSource().unwrap(PGSimpleDataSource.class);
+    ds.setReWriteBatchedInserts(rewrite);
+    try (Connection c = lab.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement("INSERT INTO item (id, name) VALUES (?, ?)")) {
+      c.setAutoCommit(false);
+      for (int i = 0; i < rows; i++) {
+        ps.setInt(1, i);
+        ps.setString(2, "name " + i);
+        ps.addBatch();
+      }
+      WireStats cost = lab.wire(c).measure(ps::executeBatch);
+      c.commit();
+      assertThat(countRows(c)).isEqualTo(rows);
+      return cost.roundTrips();
+    } finally {
+      ds.setReWriteBatchedInserts(false);
+    }
+  }
+
+  private void insertRows(int rows) throws Exception {
+    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("INSERT INTO item SELECT g, 'name ' || g FROM generate_series(0, " + (rows - 1) + ") g");
+    }
+  }
+}

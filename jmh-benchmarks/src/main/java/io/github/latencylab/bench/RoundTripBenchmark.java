@@ -1,0 +1,71 @@
+package io.github.latencylab.bench;
+
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.latency.Rtt;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Question: what does one JDBC round trip cost at a given added RTT?
+ *
+ * <p>Expected: about the baseline round trip through the proxy (~0.1-0.3 ms on loopback) plus
+ * the RTT: the server's work for {@code SELECT 1} is microseconds. Every other suite's model,
+ * T(L) = T(0) + roundTrips x L, starts from this one.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 2)
+@Fork(1)
+@State(Scope.Benchmark)
+public class RoundTripBenchmark {
+
+  @Param({"0.5ms", "20ms"})
+  public String rtt;
+
+  private Lab lab;
+  private Connection connection;
+  private PreparedStatement select;
+
+  @Setup(Level.Trial)
+  public void startLab() throws SQLException {
+    lab = Lab.start();
+    lab.rtt(Rtt.parse(rtt));
+    connection = lab.dataSource().getConnection();
+    select = connection.prepareStatement("SELECT 1");
+  }
+
+  /** One prepared SELECT 1: one round trip (asserted in core's RoundTripCountTest). */
+  @Benchmark
+  public int selectOne() throws SQLException {
+    try (ResultSet rs = select.executeQuery()) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void stopLab() throws SQLException {
+    connection.close();
+    lab.close();
+  }
+
+  // How to run: ./latency-lab bench --include RoundTrip
+  //   or: java -jar jmh-benchmarks/target/benchmarks.jar RoundTripBenchmark
+}
