@@ -53,13 +53,13 @@ final class CountingSocket extends Socket {
         @Override
         public void write(int b) throws IOException {
           out.write(b);
-          counter.sent(1);
+          counter.sent(new byte[] {(byte) b}, 0, 1);
         }
 
         @Override
         public void write(byte[] buf, int off, int len) throws IOException {
           out.write(buf, off, len);
-          counter.sent(len);
+          counter.sent(buf, off, len);
         }
       };
     }

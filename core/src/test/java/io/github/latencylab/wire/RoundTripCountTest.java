@@ -49,6 +49,7 @@ class RoundTripCountTest {
         }
       });
       assertThat(cost.roundTrips()).isEqualTo(1);
+      assertThat(cost.statements()).isEqualTo(1);
       assertThat(cost.bytesSent()).isPositive();
       assertThat(cost.bytesReceived()).isPositive();
     }
@@ -68,6 +69,26 @@ class RoundTripCountTest {
         }
       });
       assertThat(cost.roundTrips()).isEqualTo(100);
+      assertThat(cost.statements()).isEqualTo(100);
+    }
+  }
+
+  @Test
+  void statementsAreReadFromTheProtocolWithTheirSql() throws Exception {
+    try (Connection c = lab.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement("SELECT name FROM item WHERE id = ?")) {
+      ps.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(1);
+      WireStats before = lab.wire(c).snapshot();
+      c.setAutoCommit(false);
+      for (int id = 0; id < 3; id++) {
+        ps.setInt(1, id);
+        ps.executeQuery().close(); // Parse once (named), then Bind/Execute
+      }
+      c.commit();
+      assertThat(lab.wire(c).sqlSince(before)).containsExactly("BEGIN",
+          "SELECT name FROM item WHERE id = $1", "SELECT name FROM item WHERE id = $1",
+          "SELECT name FROM item WHERE id = $1", "COMMIT");
+      assertThat(lab.wire(c).snapshot().minus(before).statements()).isEqualTo(5);
     }
   }
 
@@ -83,9 +104,9 @@ class RoundTripCountTest {
   }
 
   /**
-   * With reWriteBatchedInserts pgjdbc folds the rows into multi-row INSERTs of at most 128
-   * rows (1,000 = 7 x 128 + 64 + 32 + 8: 10 statements), far below the 256-statement flush
-   * rule, so one round trip.
+   * With reWriteBatchedInserts pgjdbc folds the rows into multi-row INSERTs of power-of-two
+   * sizes (1,000 = 512 + 256 + 128 + 64 + 32 + 8: 6 statements), far below the 256-statement
+   * flush rule, so one round trip.
    */
   @Test
   void executeBatchOfThousandRowsRewrittenIsOneRoundTrip() throws Exception {
@@ -115,6 +136,7 @@ class RoundTripCountTest {
       // the COPY statement (answered by CopyInResponse), then the data and CopyDone
       // (answered by CommandComplete): 2 round trips whatever the row count
       assertThat(cost.roundTrips()).isEqualTo(2);
+      assertThat(cost.statements()).isEqualTo(1);
       assertThat(cost.bytesSent()).isGreaterThan(csv.length());
       assertThat(countRows(c)).isEqualTo(10_000);
     }
@@ -156,6 +178,8 @@ class RoundTripCountTest {
       }
       WireStats cost = lab.wire(c).measure(ps::executeBatch);
       c.commit();
+      // BEGIN rides along with the first batch; rewritten: 6 multi-row INSERTs
+      assertThat(cost.statements()).isEqualTo(rewrite ? 7 : rows + 1);
       assertThat(countRows(c)).isEqualTo(rows);
       return cost.roundTrips();
     } finally {

@@ -1,0 +1,71 @@
+package io.github.latencylab.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The protocol reader on hand-made byte streams, cut at every possible place. */
+class FrontendTapTest {
+
+  @Test
+  void readsStatementsWhereverTheStreamIsCut() {
+    byte[] stream = concat(
+        untyped(80877103), // SSLRequest, refused by the server
+        untyped(196608, "user\0postgres\0\0"), // StartupMessage
+        typed('Q', "SET x = 1\0"),
+        typed('P', "S_1\0SELECT $1\0\0\0"),
+        typed('B', "\0S_1\0\0\0\0\0\0\0"),
+        typed('E', "\0\0\0\0\0"),
+        typed('S', ""),
+        typed('B', "\0S_1\0\0\0\0\0\0\0"),
+        typed('E', "\0\0\0\0\0"),
+        typed('d', "1,2\n"),
+        typed('X', ""));
+    List<String> expected = List.of("SET x = 1", "SELECT $1", "SELECT $1");
+    for (int chunk = 1; chunk <= stream.length; chunk++) {
+      List<String> seen = new ArrayList<>();
+      FrontendTap tap = new FrontendTap(seen::add);
+      for (int at = 0; at < stream.length; at += chunk) {
+        tap.sent(stream, at, Math.min(chunk, stream.length - at));
+      }
+      assertThat(seen).as("chunks of %d bytes", chunk).isEqualTo(expected);
+      assertThat(tap.isBroken()).isFalse();
+    }
+  }
+
+  @Test
+  void givesUpOnWhatIsNotTheProtocol() {
+    List<String> seen = new ArrayList<>();
+    FrontendTap tap = new FrontendTap(seen::add);
+    tap.sent(untyped(80877103), 0, 8);
+    byte[] tlsClientHello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc};
+    tap.sent(tlsClientHello, 0, tlsClientHello.length);
+    tap.sent(typed('Q', "SELECT 1\0"), 0, typed('Q', "SELECT 1\0").length);
+    assertThat(tap.isBroken()).isTrue();
+    assertThat(seen).isEmpty();
+  }
+
+  private static byte[] untyped(int code, String... body) {
+    byte[] rest = String.join("", body).getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(8 + rest.length).putInt(8 + rest.length).putInt(code).put(rest)
+        .array();
+  }
+
+  private static byte[] typed(char type, String body) {
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(5 + b.length).put((byte) type).putInt(4 + b.length).put(b).array();
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      out.writeBytes(p);
+    }
+    return out.toByteArray();
+  }
+}
