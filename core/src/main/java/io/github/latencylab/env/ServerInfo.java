@@ -18,6 +18,10 @@ public record ServerInfo(String version, int versionNum, Map<String, String> set
       + "'work_mem','maintenance_work_mem','wal_buffers','effective_cache_size',"
       + "'random_page_cost','max_connections','wal_level'";
 
+  /** Set by initdb or the port chooser, never by a tuning decision. */
+  static final String NOISE = "'port','log_timezone','TimeZone','default_text_search_config',"
+      + "'dynamic_shared_memory_type','DateStyle'";
+
   static ServerInfo read(Connection connection) throws SQLException {
     try (Statement st = connection.createStatement()) {
       String version;
@@ -30,8 +34,8 @@ public record ServerInfo(String version, int versionNum, Map<String, String> set
       }
       Map<String, String> settings = new TreeMap<>();
       try (ResultSet rs = st.executeQuery("SELECT name, current_setting(name) FROM pg_settings"
-          + " WHERE name IN (" + KNOBS + ") OR source NOT IN ('default', 'override',"
-          + " 'client', 'session')")) {
+          + " WHERE name IN (" + KNOBS + ") OR (source NOT IN ('default', 'override',"
+          + " 'client', 'session') AND name NOT IN (" + NOISE + ") AND name NOT LIKE 'lc\\_%')")) {
         while (rs.next()) {
           settings.put(rs.getString(1), rs.getString(2));
         }

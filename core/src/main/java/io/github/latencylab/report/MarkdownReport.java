@@ -1,0 +1,117 @@
+package io.github.latencylab.report;
+
+import io.github.latencylab.env.LabEnvironment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Results as Markdown: per suite, one row per strategy and parameters, one column per RTT,
+ * each cell the mean time per operation; predicted cells in italics with an asterisk.
+ */
+public final class MarkdownReport {
+
+  private MarkdownReport() {
+  }
+
+  public static String render(Results results) {
+    StringBuilder md = new StringBuilder();
+    Map<String, List<Measurement>> bySuite = new LinkedHashMap<>();
+    for (Measurement m : results.measurements()) {
+      bySuite.computeIfAbsent(m.benchmark(), k -> new ArrayList<>()).add(m);
+    }
+    bySuite.forEach((suite, cells) -> md.append(suiteTable(suite, cells)).append('\n'));
+    md.append("Time per operation (JMH mean). Round trips and statements per operation are"
+        + " counted at the socket. *Italic cells with an asterisk* are predicted by the model"
+        + " T(L) = T(L0) + round trips x (L - L0) from the same row's measured cell, not"
+        + " measured (a point that would take too long).\n\n");
+    md.append(environment(results.environment(), results.profile()));
+    return md.toString();
+  }
+
+  static String suiteTable(String suite, List<Measurement> cells) {
+    TreeSet<Measurement> rtts = new TreeSet<>((a, b) -> Double.compare(a.rttMs(), b.rttMs()));
+    rtts.addAll(cells);
+    Map<String, Map<String, Measurement>> rows = new LinkedHashMap<>();
+    for (Measurement m : cells) {
+      rows.computeIfAbsent(m.strategy() + "|" + params(m), k -> new LinkedHashMap<>())
+          .put(m.rtt(), m);
+    }
+    StringBuilder md = new StringBuilder("### ").append(suite).append("\n\n");
+    md.append("| strategy | parameters | round trips/op | statements/op |");
+    StringBuilder rule = new StringBuilder("|---|---|---:|---:|");
+    for (Measurement r : rtts) {
+      md.append(' ').append(r.rtt()).append(" (").append(ms(r.addedRttMs()))
+          .append(" measured) |");
+      rule.append("---:|");
+    }
+    md.append('\n').append(rule).append('\n');
+    rows.forEach((key, byRtt) -> {
+      Measurement any = byRtt.values().iterator().next();
+      md.append("| ").append(any.strategy()).append(" | ").append(params(any)).append(" | ")
+          .append(count(any.roundTripsPerOp())).append(" | ")
+          .append(count(any.statementsPerOp())).append(" |");
+      for (Measurement r : rtts) {
+        Measurement cell = byRtt.get(r.rtt());
+        md.append(' ').append(cell == null ? "-" : time(cell)).append(" |");
+      }
+      md.append('\n');
+    });
+    return md.toString();
+  }
+
+  static String environment(LabEnvironment env, String profile) {
+    if (env == null) {
+      return "";
+    }
+    StringBuilder md = new StringBuilder("#### Environment\n\n");
+    md.append("- profile: ").append(profile).append('\n')
+        .append("- ").append(env.description()).append('\n')
+        .append("- PostgreSQL ").append(env.postgresVersion()).append(", pgjdbc ")
+        .append(env.pgjdbcVersion()).append(", Toxiproxy ").append(env.toxiproxyVersion())
+        .append('\n')
+        .append("- Java ").append(env.javaVersion()).append(" (").append(env.javaVm())
+        .append("), ").append(env.os()).append(", ").append(env.cpus()).append(" CPUs\n")
+        .append("- server settings:");
+    env.postgresSettings().forEach((k, v) -> md.append(" `").append(k).append('=').append(v)
+        .append('`'));
+    return md.append("\n").toString();
+  }
+
+  private static String params(Measurement m) {
+    StringBuilder s = new StringBuilder();
+    m.params().forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=')
+        .append(v));
+    return s.toString();
+  }
+
+  private static String count(double v) {
+    return v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
+        : String.format(Locale.ROOT, "%,.2f", v);
+  }
+
+  /** A time in the unit that reads best: 612 µs, 20.4 ms, 5.31 s, 5.3 min. */
+  public static String duration(double ms) {
+    if (ms < 1) {
+      return String.format(Locale.ROOT, "%.0f µs", ms * 1000);
+    }
+    if (ms < 1000) {
+      return String.format(Locale.ROOT, ms < 100 ? "%.2f ms" : "%.0f ms", ms);
+    }
+    if (ms < 120_000) {
+      return String.format(Locale.ROOT, "%.2f s", ms / 1000);
+    }
+    return String.format(Locale.ROOT, "%.1f min", ms / 60_000);
+  }
+
+  private static String time(Measurement m) {
+    return m.predicted() ? "*" + duration(m.timeMs()) + "\\**" : duration(m.timeMs());
+  }
+
+  private static String ms(double v) {
+    return String.format(Locale.ROOT, "%.2f ms", v);
+  }
+}
