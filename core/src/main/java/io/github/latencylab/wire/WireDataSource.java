@@ -18,20 +18,45 @@ import org.postgresql.ds.PGSimpleDataSource;
 public final class WireDataSource implements DataSource {
 
   private final PGSimpleDataSource delegate;
+  private final String counterName;
+  private final Map<String, String> properties = new java.util.LinkedHashMap<>();
   private final WireCounter total;
-  private final Map<Connection, WireCounter> perConnection =
+  // shared with the copies withProperty makes, so counterOf knows all their connections
+  private Map<Connection, WireCounter> perConnection =
       Collections.synchronizedMap(new WeakHashMap<>());
 
   /** {@code counterName} must be registered with {@link CountingSocketFactory#register}. */
   public WireDataSource(String url, String user, String password, String counterName,
       WireCounter total) {
     this.total = total;
+    this.counterName = counterName;
     delegate = new PGSimpleDataSource();
     delegate.setURL(url);
     delegate.setUser(user);
     delegate.setPassword(password);
     delegate.setSocketFactory(CountingSocketFactory.class.getName());
     delegate.setSocketFactoryArg(counterName);
+  }
+
+  /**
+   * A data source like this one, counted on the same counter, with one more pgjdbc connection
+   * property, e.g. {@code withProperty("reWriteBatchedInserts", "true")}.
+   */
+  public WireDataSource withProperty(String name, String value) {
+    WireDataSource copy = new WireDataSource(delegate.getURL(), delegate.getUser(),
+        delegate.getPassword(), counterName, total);
+    copy.perConnection = perConnection;
+    copy.properties.putAll(properties);
+    copy.properties.put(name, value);
+    try {
+      for (Map.Entry<String, String> p : copy.properties.entrySet()) {
+        copy.delegate.setProperty(p.getKey(), p.getValue());
+      }
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("Invalid pgjdbc property " + name + "=" + value + ": "
+          + e.getMessage(), e);
+    }
+    return copy;
   }
 
   /** The counter of every connection made through this data source. */

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /** Round trips counted at the socket, for the operations every suite is built from. */
 class RoundTripCountTest {
@@ -166,9 +165,9 @@ class RoundTripCountTest {
   }
 
   private long batchInsert(int rows, boolean rewrite) throws Exception {
-    PGSimpleDataSource ds = lab.dataSource().unwrap(PGSimpleDataSource.class);
-    ds.setReWriteBatchedInserts(rewrite);
-    try (Connection c = lab.dataSource().getConnection();
+    WireDataSource ds = lab.dataSource().withProperty("reWriteBatchedInserts",
+        Boolean.toString(rewrite));
+    try (Connection c = ds.getConnection();
         PreparedStatement ps = c.prepareStatement("INSERT INTO item (id, name) VALUES (?, ?)")) {
       c.setAutoCommit(false);
       for (int i = 0; i < rows; i++) {
@@ -182,8 +181,6 @@ class RoundTripCountTest {
       assertThat(cost.statements()).isEqualTo(rewrite ? 7 : rows + 1);
       assertThat(countRows(c)).isEqualTo(rows);
       return cost.roundTrips();
-    } finally {
-      ds.setReWriteBatchedInserts(false);
     }
   }
 

@@ -7,6 +7,7 @@ import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -44,8 +45,7 @@ public class BenchLab {
       CountingSocketFactory.register(counter, wire);
       proxied = new WireDataSource(shared.proxiedUrl(), shared.user(), shared.password(),
           counter, wire);
-      direct = new WireDataSource(shared.directUrl(), shared.user(), shared.password(),
-          counter, new WireCounter());
+      direct = plain(shared.directUrl(), shared.user(), shared.password());
       if (!shared.rtt().equals(Rtt.parse(rtt))) {
         throw new IllegalStateException("The runner set the RTT to " + shared.rtt()
             + " but this fork's rtt parameter is " + rtt);
@@ -58,15 +58,25 @@ public class BenchLab {
       RttMeasurement m = ownLab.measure(target, io.github.latencylab.latency.LatencyControl
           .samplesFor(target));
       proxied = ownLab.dataSource();
-      direct = ownLab.directDataSource();
+      direct = plain(ownLab.directTarget().jdbcUrl(), ownLab.directTarget().user(),
+          ownLab.directTarget().password());
       wire = ownLab.wire();
       addedRttMs = m.addedMeanMs();
       baselineRttMs = m.baseline().meanMs();
     }
   }
 
+  // setup and checks must not count on the benchmark's wire
+  private static DataSource plain(String url, String user, String password) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL(url);
+    ds.setUser(user);
+    ds.setPassword(password);
+    return ds;
+  }
+
   /** Connections through the proxy (they pay the RTT), counted on {@link #wire()}. */
-  public DataSource dataSource() {
+  public WireDataSource dataSource() {
     return proxied;
   }
 

@@ -1,0 +1,139 @@
+package io.github.latencylab.bench.insert;
+
+import io.github.latencylab.bench.support.BenchLab;
+import io.github.latencylab.bench.support.WireMetrics;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Question: how should an application insert N rows when every round trip costs L?
+ *
+ * <p>Expected: row by row pays a round trip per row (N x L, plus a commit each in autocommit);
+ * executeBatch pays one per 256 statements (pgjdbc's flush rule); reWriteBatchedInserts,
+ * multi-row VALUES and unnest a handful; COPY two, whatever N. At 0.5 ms the server's work
+ * shows; at 320 ms only round trips matter (field figure: batch ~120x faster than row by
+ * row). Each operation inserts {@code rows} rows into an empty table, in one transaction
+ * unless the strategy says otherwise, and the table is emptied between operations (outside
+ * the measured time).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 2)
+@Fork(1)
+@State(Scope.Benchmark)
+public class InsertBenchmark {
+
+  @Param({"100", "1000", "10000", "100000", "1000000"})
+  public int rows;
+
+  private InsertRows data;
+  private BenchLab lab;
+  private Connection connection;
+  private Connection rewriting;
+
+  static final String INSERT = "INSERT INTO " + InsertRows.TABLE
+      + " (id, name, amount, created_at) VALUES (?, ?, ?, ?)";
+
+  @Setup(Level.Trial)
+  public void setUp(BenchLab benchLab) throws SQLException {
+    lab = benchLab;
+    data = InsertRows.generate(rows);
+    InsertRows.createTable(lab.directDataSource());
+    connection = lab.dataSource().getConnection();
+    rewriting = lab.dataSource().withProperty("reWriteBatchedInserts", "true").getConnection();
+  }
+
+  @Setup(Level.Invocation)
+  public void emptyTable() throws SQLException {
+    InsertRows.truncate(lab.directDataSource());
+  }
+
+  /** One INSERT and one commit per row: 2 round trips a row. */
+  @Benchmark
+  public void executeEach(WireMetrics metrics) throws SQLException {
+    connection.setAutoCommit(true);
+    try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+      for (InsertRows.Row row : data.rows()) {
+        bind(ps, row);
+        ps.executeUpdate();
+      }
+    }
+    metrics.done(rows);
+  }
+
+  /** One INSERT per row in one transaction: a round trip a row, one commit. */
+  @Benchmark
+  public void executeEachInTransaction(WireMetrics metrics) throws SQLException {
+    connection.setAutoCommit(false);
+    try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+      for (InsertRows.Row row : data.rows()) {
+        bind(ps, row);
+        ps.executeUpdate();
+      }
+    }
+    connection.commit();
+    metrics.done(rows);
+  }
+
+  /** addBatch per row, executeBatch once: pgjdbc syncs every 256 statements. */
+  @Benchmark
+  public void executeBatch(WireMetrics metrics) throws SQLException {
+    batch(connection);
+    metrics.done(rows);
+  }
+
+  /** The same batch with reWriteBatchedInserts=true: multi-row INSERTs of up to 512 rows. */
+  @Benchmark
+  public void executeBatchRewritten(WireMetrics metrics) throws SQLException {
+    batch(rewriting);
+    metrics.done(rows);
+  }
+
+  private void batch(Connection c) throws SQLException {
+    c.setAutoCommit(false);
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (InsertRows.Row row : data.rows()) {
+        bind(ps, row);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+    c.commit();
+  }
+
+  private static void bind(PreparedStatement ps, InsertRows.Row row) throws SQLException {
+    ps.setLong(1, row.id());
+    ps.setString(2, row.name());
+    ps.setBigDecimal(3, row.amount());
+    ps.setObject(4, row.createdAt());
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws SQLException {
+    long count = InsertRows.count(lab.directDataSource());
+    connection.close();
+    rewriting.close();
+    if (count != rows) {
+      throw new IllegalStateException("The last operation left " + count + " rows, not " + rows);
+    }
+  }
+
+  // How to run: ./latency-lab bench --include Insert  (--profile full for the whole sweep)
+  //   or: java -jar jmh-benchmarks/target/benchmarks.jar InsertBenchmark -p rows=1000 -p rtt=20ms
+}
