@@ -1,0 +1,49 @@
+package io.github.latencylab.batch;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+/** Every helper behind one call, so the same tests run against each of them. */
+enum Loader {
+  CHUNKED_BATCH {
+    @Override
+    long load(Connection c, List<String> table, List<Corpus.Col> columns, Iterable<Object[]> rows)
+        throws SQLException {
+      ChunkedBatchInsert insert = table.size() == 1 ? ChunkedBatchInsert.into(table.get(0))
+          : ChunkedBatchInsert.into(table.get(0), table.get(1));
+      for (Corpus.Col col : columns) {
+        insert = insert.column(col.name(), ChunkedBatchInsert.PgType.valueOf(col.pgType()));
+      }
+      return insert.batchSize(40).load(c, rows);
+    }
+  },
+  MULTI_ROW {
+    @Override
+    long load(Connection c, List<String> table, List<Corpus.Col> columns, Iterable<Object[]> rows)
+        throws SQLException {
+      MultiRowInsert insert = table.size() == 1 ? MultiRowInsert.into(table.get(0))
+          : MultiRowInsert.into(table.get(0), table.get(1));
+      for (Corpus.Col col : columns) {
+        insert = insert.column(col.name(), MultiRowInsert.PgType.valueOf(col.pgType()));
+      }
+      return insert.maxRowsPerStatement(30).load(c, rows);
+    }
+  },
+  UNNEST {
+    @Override
+    long load(Connection c, List<String> table, List<Corpus.Col> columns, Iterable<Object[]> rows)
+        throws SQLException {
+      UnnestInsert insert = table.size() == 1 ? UnnestInsert.into(table.get(0))
+          : UnnestInsert.into(table.get(0), table.get(1));
+      for (Corpus.Col col : columns) {
+        insert = insert.column(col.name(), UnnestInsert.PgType.valueOf(col.pgType()));
+      }
+      return insert.rowsPerStatement(40).load(c, rows);
+    }
+  };
+
+  /** Loads {@code rows} into {@code table} (one name, or schema and name) with this helper. */
+  abstract long load(Connection c, List<String> table, List<Corpus.Col> columns,
+      Iterable<Object[]> rows) throws SQLException;
+}

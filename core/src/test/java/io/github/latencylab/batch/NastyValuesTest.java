@@ -1,0 +1,47 @@
+package io.github.latencylab.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every nasty value of the {@link Corpus} comes back exactly as it went in, with every helper. */
+class NastyValuesTest {
+
+  private static Lab lab;
+
+  @BeforeAll
+  static void start() {
+    lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+  }
+
+  @AfterAll
+  static void stop() {
+    lab.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Loader.class)
+  void corpusComesBackExactly(Loader loader) throws Exception {
+    assertThat(Corpus.ENTRIES).hasSizeGreaterThanOrEqualTo(50);
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS corpus");
+      st.execute(Corpus.createTable("corpus"));
+      List<Object[]> rows = Corpus.rows();
+
+      long loaded = loader.load(c, List.of("corpus"), Corpus.COLUMNS, rows);
+
+      assertThat(loaded).isEqualTo(rows.size());
+      assertThat(Corpus.differences(Corpus.expectedRows(), Corpus.readBack(c, "corpus")))
+          .as("values that did not come back exactly, via " + loader).isEmpty();
+    }
+  }
+}
