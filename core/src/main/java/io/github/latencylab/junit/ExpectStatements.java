@@ -1,0 +1,25 @@
+package io.github.latencylab.junit;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The test method executes at most {@link #max()} (or exactly {@link #exactly()}) SQL
+ * statements, read at the wire on every connection of the {@link LabExtension}'s Lab while
+ * the method body runs. Every simple Query and every Execute counts, transaction control
+ * (BEGIN, COMMIT) included. On failure, the message lists the SQL that ran.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface ExpectStatements {
+
+  /** At most this many statements; -1: no maximum. */
+  long max() default -1;
+
+  /** Exactly this many statements; -1: any number (up to {@link #max()}). */
+  long exactly() default -1;
+}
