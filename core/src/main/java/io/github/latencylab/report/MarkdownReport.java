@@ -50,10 +50,13 @@ public final class MarkdownReport {
     }
     md.append('\n').append(rule).append('\n');
     rows.forEach((key, byRtt) -> {
-      Measurement any = byRtt.values().iterator().next();
+      // counts from a measured cell; a row predicted throughout shows its estimate as such
+      Measurement any = byRtt.values().stream().filter(m -> !m.predicted()).findFirst()
+          .orElse(byRtt.values().iterator().next());
+      String approx = any.predicted() ? "≈" : "";
       md.append("| ").append(any.strategy()).append(" | ").append(params(any)).append(" | ")
-          .append(count(any.roundTripsPerOp())).append(" | ")
-          .append(count(any.statementsPerOp())).append(" |");
+          .append(approx).append(count(any.roundTripsPerOp())).append(" | ")
+          .append(approx).append(count(any.statementsPerOp())).append(" |");
       for (Measurement r : rtts) {
         Measurement cell = byRtt.get(r.rtt());
         md.append(' ').append(cell == null ? "-" : time(cell)).append(" |");
