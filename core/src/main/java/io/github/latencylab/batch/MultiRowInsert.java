@@ -559,8 +559,20 @@ public final class MultiRowInsert {
             ? "infinity" : timestampText(t.toLocalDateTime(), true);
       }
       case NUMERIC -> ((BigDecimal) value).toPlainString();
+      case BYTEA -> hex((byte[]) value);
       default -> value.toString();
     };
+  }
+
+  private static String hex(byte[] bytes) {
+    char[] out = new char[2 + 2 * bytes.length];
+    out[0] = '\\';
+    out[1] = 'x';
+    for (int i = 0; i < bytes.length; i++) {
+      out[2 + 2 * i] = Character.forDigit((bytes[i] >> 4) & 0xF, 16);
+      out[3 + 2 * i] = Character.forDigit(bytes[i] & 0xF, 16);
+    }
+    return new String(out);
   }
 
   private static String dateText(LocalDate d) {

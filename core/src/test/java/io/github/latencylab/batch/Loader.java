@@ -41,7 +41,46 @@ enum Loader {
       }
       return insert.rowsPerStatement(40).load(c, rows);
     }
+  },
+  COPY_TEXT {
+    @Override
+    long load(Connection c, List<String> table, List<Corpus.Col> columns, Iterable<Object[]> rows)
+        throws SQLException {
+      return copyLoader(table, columns).format(CopyLoader.Format.TEXT).load(c, rows);
+    }
+  },
+  COPY_CSV {
+    @Override
+    long load(Connection c, List<String> table, List<Corpus.Col> columns, Iterable<Object[]> rows)
+        throws SQLException {
+      return copyLoader(table, columns).format(CopyLoader.Format.CSV).load(c, rows);
+    }
+  },
+  COPY_BINARY {
+    @Override
+    long load(Connection c, List<String> table, List<Corpus.Col> columns, Iterable<Object[]> rows)
+        throws SQLException {
+      return copyLoader(table, columns).format(CopyLoader.Format.BINARY).load(c, rows);
+    }
+  },
+  /** Upsert keyed on the first column, through a binary COPY into the staging table. */
+  COPY_UPSERT {
+    @Override
+    long load(Connection c, List<String> table, List<Corpus.Col> columns, Iterable<Object[]> rows)
+        throws SQLException {
+      return copyLoader(table, columns).format(CopyLoader.Format.BINARY)
+          .upsertOn(columns.get(0).name()).load(c, rows);
+    }
   };
+
+  private static CopyLoader copyLoader(List<String> table, List<Corpus.Col> columns) {
+    CopyLoader copy = table.size() == 1 ? CopyLoader.into(table.get(0))
+        : CopyLoader.into(table.get(0), table.get(1));
+    for (Corpus.Col col : columns) {
+      copy = copy.column(col.name(), CopyLoader.PgType.valueOf(col.pgType()));
+    }
+    return copy.bufferSize(1000);
+  }
 
   /** Loads {@code rows} into {@code table} (one name, or schema and name) with this helper. */
   abstract long load(Connection c, List<String> table, List<Corpus.Col> columns,
