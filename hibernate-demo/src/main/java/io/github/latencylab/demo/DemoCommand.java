@@ -1,0 +1,385 @@
+package io.github.latencylab.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.latencylab.cli.LabOptions;
+import io.github.latencylab.cli.LatencyLabSubcommand;
+import io.github.latencylab.cli.Progress;
+import io.github.latencylab.cli.RttConverter;
+import io.github.latencylab.demo.DemoReport.AtRtt;
+import io.github.latencylab.demo.DemoReport.Row;
+import io.github.latencylab.demo.NPlusOneStrategy.Question;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.LatencyControl;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.latency.RttMeasurement;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./latency-lab demo}: the N+1 and its fixes, side by side, at a latency, with every
+ * statement and round trip read at the wire.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Lists N authors with their books with Hibernate ORM, once per fetch"
+        + " strategy (the N+1, join fetch, entity graph, batch and subselect fetching, a DTO"
+        + " projection; and the many-to-one N+1 and its fix), at an added round-trip time:"
+        + " SQL statements and round trips read at the wire, times measured, times at other"
+        + " latencies predicted."})
+public final class DemoCommand implements LatencyLabSubcommand {
+
+  /** A strategy's timed runs repeat while they are this quick, to steady the median. */
+  private static final double REPEAT_BELOW_MS = 200;
+  private static final double REPEAT_BUDGET_MS = 1000;
+  private static final int MAX_AUTO_RUNS = 5;
+  private static final int SQL_SHOWN = 4;
+
+  @Option(names = "--rtt", paramLabel = "RTT", converter = RttConverter.class,
+      defaultValue = "20ms", description = "Added round-trip time, or a list such as"
+          + " 0.5ms,20ms,320ms (default: ${DEFAULT-VALUE})")
+  List<Rtt> rtts;
+
+  @Option(names = "--parents", paramLabel = "N", defaultValue = "100",
+      description = "Authors to list, each with its books (default: ${DEFAULT-VALUE})")
+  int parents;
+
+  @Option(names = "--children", paramLabel = "M", defaultValue = "10",
+      description = "Books per author (default: ${DEFAULT-VALUE})")
+  int children;
+
+  @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
+      converter = StrategiesConverter.class,
+      description = "all, or a comma-separated list of: lazyLoop, joinFetch, entityGraph,"
+          + " batchFetch16, batchFetch64, batchFetchDefault, subselectFetch, dtoProjection,"
+          + " manyToOneLazyLoop, manyToOneJoinFetch (default: ${DEFAULT-VALUE})")
+  List<NPlusOneStrategy> strategies;
+
+  @Option(names = "--runs", paramLabel = "K", description = "Timed runs per strategy and RTT,"
+      + " the median shown (default: 1, repeated up to 5 times while runs take under 0.2 s)")
+  Integer runs;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON")
+  Path json;
+
+  @Option(names = "--svg", paramLabel = "FILE",
+      description = "Also write a log-log chart of time against RTT (SVG): measured lines with"
+          + " several RTTs, else predicted lines through the measured point")
+  Path svg;
+
+  @Mixin
+  LabOptions lab;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    PrintWriter out = spec.commandLine().getOut();
+    DemoText.Style style = DemoText.Style.detect();
+    List<NPlusOneStrategy> chosen = List.copyOf(new LinkedHashSet<>(strategies));
+    List<Rtt> latencies = List.copyOf(new LinkedHashSet<>(rtts));
+
+    System.err.println("latency-lab: starting the Lab...");
+    DemoReport report;
+    try (Lab l = Lab.start(lab.config())) {
+      System.err.println("latency-lab: " + l.describe());
+      LabEnvironment environment = l.environment();
+      System.err.println("latency-lab: building Hibernate and seeding " + parents
+          + " authors x " + children + " books...");
+      try (Library library = Library.create(l)) {
+        library.seed(parents, children);
+        try (Connection connection = l.dataSource().getConnection()) {
+          report = measure(l, library, connection, chosen, latencies, environment);
+        }
+      }
+    }
+
+    for (AtRtt at : report.rtts()) {
+      out.println();
+      out.print(DemoText.header(report, at, style));
+      double slowest = at.strategies().stream().mapToDouble(Row::timeMs).max().orElse(0);
+      for (Question question : Question.values()) {
+        List<Row> rows = at.strategies().stream()
+            .filter(r -> r.question().equals(question.name())).toList();
+        if (!rows.isEmpty()) {
+          out.print(DemoText.table(question.describe(parents), rows, slowest, style));
+        }
+      }
+      out.println();
+      out.print(DemoText.footnote(style));
+    }
+    if (report.nPlusOne() != null) {
+      out.print(DemoText.nPlusOneSql(report.nPlusOne(), style));
+    }
+    out.print(DemoText.predictions(report.rtts().get(0), report.rtts(), style));
+    if (!report.notes().isEmpty()) {
+      out.println();
+    }
+    for (String note : report.notes()) {
+      out.println(note);
+    }
+    write(report, out);
+    out.flush();
+    return 0;
+  }
+
+  private void validate() {
+    CommandLine cl = spec.commandLine();
+    if (parents < 1 || parents > 1_000_000) {
+      throw new ParameterException(cl, "--parents must be between 1 and 1,000,000, got "
+          + parents);
+    }
+    if (children < 1 || children > 10_000) {
+      throw new ParameterException(cl, "--children must be between 1 and 10,000, got "
+          + children);
+    }
+    if ((long) parents * children > 10_000_000L) {
+      throw new ParameterException(cl, "--parents x --children must be at most 10,000,000,"
+          + " got " + (long) parents * children);
+    }
+    if (runs != null && (runs < 1 || runs > 100)) {
+      throw new ParameterException(cl, "--runs must be between 1 and 100, got " + runs);
+    }
+  }
+
+  private DemoReport measure(Lab l, Library library, Connection connection,
+      List<NPlusOneStrategy> chosen, List<Rtt> latencies, LabEnvironment environment)
+      throws SQLException {
+    List<String> notes = new ArrayList<>();
+    Map<NPlusOneStrategy, StrategyRun> firstRuns = new EnumMap<>(NPlusOneStrategy.class);
+    List<AtRtt> results = new ArrayList<>();
+    try (Progress progress = new Progress("demo", chosen.size()
+        + (long) latencies.size() * (chosen.size() + 1))) {
+      // warm-up without latency: JIT, Hibernate's query plans, pgjdbc's prepared statements
+      l.rtt(Rtt.ZERO);
+      for (NPlusOneStrategy strategy : chosen) {
+        progress.working("warming up " + strategy.label());
+        library.run(strategy, connection, parents);
+        progress.step();
+      }
+      for (Rtt rtt : latencies) {
+        progress.working("setting and measuring " + rtt);
+        RttMeasurement m = l.rtt(rtt);
+        if (m == null && rtt.micros() > 0) {
+          m = l.measure(rtt, LatencyControl.samplesFor(rtt));
+        }
+        progress.step();
+        Map<NPlusOneStrategy, List<StrategyRun>> runsOf = new EnumMap<>(NPlusOneStrategy.class);
+        for (NPlusOneStrategy strategy : chosen) {
+          progress.working(strategy.label() + " at " + rtt);
+          List<StrategyRun> timed = timedRuns(library, connection, strategy);
+          runsOf.put(strategy, timed);
+          firstRuns.putIfAbsent(strategy, timed.get(0));
+          progress.step();
+        }
+        results.add(atRtt(rtt, m, runsOf, notes));
+      }
+    }
+    checkSameData(firstRuns, notes);
+    String method = "Each strategy: a read-only transaction on an open connection, warmed up"
+        + " once at 0 ms before\n  timing (JIT, Hibernate's query plans); time: "
+        + (runs == null ? "median of 1 to " + MAX_AUTO_RUNS + " runs (more while runs are"
+            + " quick)" : runs == 1 ? "one run" : "median of " + runs + " runs") + ".";
+    return new DemoReport("n-plus-one-demo", Instant.now().toString(), environment,
+        org.hibernate.Version.getVersionString(), parents, children, method, results,
+        nPlusOneSql(firstRuns), notes);
+  }
+
+  private List<StrategyRun> timedRuns(Library library, Connection connection,
+      NPlusOneStrategy strategy) {
+    List<StrategyRun> timed = new ArrayList<>();
+    double spent = 0;
+    do {
+      StrategyRun run = library.run(strategy, connection, parents);
+      timed.add(run);
+      spent += run.millis();
+    } while (runs != null ? timed.size() < runs
+        : timed.size() < MAX_AUTO_RUNS && timed.get(0).millis() < REPEAT_BELOW_MS
+            && spent < REPEAT_BUDGET_MS);
+    return timed;
+  }
+
+  private AtRtt atRtt(Rtt rtt, RttMeasurement m, Map<NPlusOneStrategy, List<StrategyRun>> runsOf,
+      List<String> notes) {
+    double added = m == null ? 0 : m.addedMeanMs();
+    Map<Question, Double> best = new EnumMap<>(Question.class);
+    Map<NPlusOneStrategy, Double> medians = new EnumMap<>(NPlusOneStrategy.class);
+    runsOf.forEach((strategy, timed) -> {
+      double median = median(timed.stream().mapToDouble(StrategyRun::millis).toArray());
+      medians.put(strategy, median);
+      best.merge(strategy.question(), median, Math::min);
+      long distinct = timed.stream().map(r -> r.statements() + "/" + r.roundTrips())
+          .distinct().count();
+      if (distinct > 1) {
+        notes.add("Note: " + strategy.label() + "'s counts differed between its runs at " + rtt
+            + "; the first run's are shown.");
+      }
+    });
+    List<Row> rows = new ArrayList<>();
+    runsOf.forEach((strategy, timed) -> {
+      StrategyRun first = timed.get(0);
+      double time = medians.get(strategy);
+      double base = Math.max(0, time - first.roundTrips() * added);
+      Map<String, Double> predicted = new LinkedHashMap<>();
+      DemoReport.PREDICTED_AT.forEach((name, latency) ->
+          predicted.put(name, base + first.roundTrips() * latency));
+      rows.add(new Row(strategy.label(), strategy.question().name(), strategy.description(),
+          first.statements(), first.roundTrips(), time,
+          timed.stream().map(StrategyRun::millis).toList(),
+          time / best.get(strategy.question()), base, predicted));
+    });
+    return m == null
+        ? new AtRtt(rtt.toString(), rtt.millis(), 0, 0, 0, 0, 0, rows)
+        : new AtRtt(rtt.toString(), rtt.millis(), m.addedMeanMs(), m.addedP50Ms(),
+            m.addedP99Ms(), m.withToxics().samples(), m.baseline().meanMs(), rows);
+  }
+
+  /** Every strategy of a question must have returned the same data: say so, measured. */
+  private void checkSameData(Map<NPlusOneStrategy, StrategyRun> firstRuns, List<String> notes) {
+    for (Question question : Question.values()) {
+      List<StrategyRun> same = firstRuns.values().stream()
+          .filter(r -> r.strategy().question() == question).toList();
+      if (same.isEmpty()) {
+        continue;
+      }
+      List<? extends Listing> expected = same.get(0).result();
+      List<String> differ = same.stream().filter(r -> !r.result().equals(expected))
+          .map(r -> r.strategy().label()).toList();
+      if (differ.isEmpty()) {
+        long books = expected.stream().mapToLong(row -> row instanceof Listing.AuthorWithBooks a
+            ? a.books().size() : 1).sum();
+        notes.add(String.format(Locale.ROOT, "Checked: the %d %s returned the same %,d %s%s.",
+            same.size(), same.size() == 1 ? "strategy" : "strategies", expected.size(),
+            question == Question.AUTHORS_WITH_BOOKS ? "authors" : "books",
+            question == Question.AUTHORS_WITH_BOOKS
+                ? String.format(Locale.ROOT, " and %,d books", books) : " with their authors"));
+      } else {
+        notes.add("WARNING: " + differ + " returned other data than " + same.get(0).strategy()
+            .label() + " for: " + question.describe(parents));
+      }
+    }
+  }
+
+  private static DemoReport.NPlusOneSql nPlusOneSql(Map<NPlusOneStrategy, StrategyRun> runs) {
+    StrategyRun n1 = runs.get(NPlusOneStrategy.LAZY_LOOP);
+    if (n1 == null) {
+      n1 = runs.get(NPlusOneStrategy.MANY_TO_ONE_LAZY_LOOP);
+    }
+    if (n1 == null) {
+      return null;
+    }
+    List<String> queries = n1.queries();
+    List<String> first = queries.subList(0, Math.min(SQL_SHOWN, queries.size()));
+    List<String> rest = queries.subList(first.size(), queries.size());
+    String last = first.isEmpty() ? null : first.get(first.size() - 1);
+    long like = rest.stream().filter(sql -> sql.equals(last)).count();
+    return new DemoReport.NPlusOneSql(n1.strategy().label(), queries.size(), first, like,
+        rest.size() - like);
+  }
+
+  static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  private void write(DemoReport report, PrintWriter out) throws java.io.IOException {
+    if (json != null) {
+      ObjectMapper mapper = new ObjectMapper().findAndRegisterModules()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+      Files.createDirectories(json.toAbsolutePath().getParent());
+      mapper.writeValue(json.toFile(), report);
+      out.println("wrote " + json);
+    }
+    if (svg != null) {
+      Files.createDirectories(svg.toAbsolutePath().getParent());
+      Files.writeString(svg, chart(report));
+      out.println("wrote " + svg);
+    }
+  }
+
+  static String chart(DemoReport report) {
+    List<AtRtt> measured = report.rtts().stream().filter(a -> a.rttMs() > 0).toList();
+    boolean predicted = measured.size() < 2;
+    List<SvgChart.Series> series = new ArrayList<>();
+    List<String> names = report.rtts().get(0).strategies().stream().map(Row::strategy).toList();
+    for (String name : names) {
+      List<SvgChart.Point> points = new ArrayList<>();
+      if (predicted) {
+        AtRtt at = report.rtts().get(0);
+        Row row = at.strategies().stream().filter(r -> r.strategy().equals(name)).findFirst()
+            .orElseThrow();
+        for (double l : new double[] {0.5, 1, 2, 5, 10, 20, 40, 80, 160, 320}) {
+          boolean isMeasured = l == at.rttMs();
+          points.add(new SvgChart.Point(l, isMeasured ? row.timeMs()
+              : row.baseMs() + row.roundTrips() * l, isMeasured));
+        }
+      } else {
+        for (AtRtt at : measured) {
+          at.strategies().stream().filter(r -> r.strategy().equals(name)).findFirst()
+              .ifPresent(r -> points.add(new SvgChart.Point(at.rttMs(), r.timeMs(), true)));
+        }
+        points.sort((a, b) -> Double.compare(a.rttMs(), b.rttMs()));
+      }
+      series.add(new SvgChart.Series(name, points));
+    }
+    String title = String.format(Locale.ROOT, "%d authors x %d books with Hibernate: time vs"
+        + " added RTT", report.parents(), report.children());
+    String subtitle = predicted
+        ? "Dots: measured at " + report.rtts().get(0).rtt() + ". Dashed lines: PREDICTED,"
+            + " T(L) = T(0) + round trips x L."
+        : "Measured at each dot (median time; " + report.environment().backend()
+            + " backend, PostgreSQL " + report.environment().postgresVersion() + ").";
+    return SvgChart.render(title, subtitle, predicted ? "predicted time at 320 ms"
+        : "measured time at the largest RTT", series);
+  }
+
+  /** Reads "all" or "lazyLoop,joinFetch"; a bad name's message lists the strategies. */
+  static final class StrategiesConverter
+      implements CommandLine.ITypeConverter<List<NPlusOneStrategy>> {
+    @Override
+    public List<NPlusOneStrategy> convert(String value) {
+      if (value.trim().equalsIgnoreCase("all")) {
+        return List.of(NPlusOneStrategy.values());
+      }
+      List<NPlusOneStrategy> out = new ArrayList<>();
+      for (String part : value.split(",")) {
+        if (part.isBlank()) {
+          continue;
+        }
+        try {
+          out.add(NPlusOneStrategy.of(part));
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.TypeConversionException(e.getMessage() + ", or all");
+        }
+      }
+      if (out.isEmpty()) {
+        throw new CommandLine.TypeConversionException("no strategy in '" + value + "'");
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.github.latencylab.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** {@code ./latency-lab demo}: a real run on the embedded backend, and bad options. */
+class DemoCommandTest {
+
+  record Result(int exitCode, String out, String err) {
+  }
+
+  static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new DemoCommand());
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void runsTheStrategiesAndReportsWhatTheWireSaw(@TempDir Path dir) throws Exception {
+    Path json = dir.resolve("demo.json");
+    Path svg = dir.resolve("demo.svg");
+    Result result = run("--backend", "embedded", "--rtt", "1ms", "--parents", "20",
+        "--children", "3", "--strategy", "lazyLoop,joinFetch,batchFetch16,manyToOneLazyLoop",
+        "--runs", "1", "--json", json.toString(), "--svg", svg.toString());
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.out())
+        .contains("20 authors with their books (one-to-many)")
+        .containsPattern("\nlazyLoop +21 +22 +[\\d.,]+ m?s ")
+        .containsPattern("\njoinFetch +1 +2 +[\\d.,]+ m?s ")
+        .containsPattern("\nbatchFetch16 +3 +4 +[\\d.,]+ m?s ") // 1 + ceil(20 / 16)
+        .containsPattern("\nmanyToOneLazyLoop +21 +22 +[\\d.,]+ m?s ")
+        .contains("What the N+1 (lazyLoop) sent, read at the wire: 21 SQL statements,"
+            + " the first 4:")
+        .contains("... and 17 more like it")
+        .contains("PREDICTED at other latencies, not measured")
+        .contains("Checked: the 3 strategies returned the same 20 authors and 60 books.")
+        .doesNotContain("\u001b["); // no colour when stdout is not a terminal
+
+    JsonNode report = new ObjectMapper().readTree(json.toFile());
+    JsonNode lazy = report.at("/rtts/0/strategies/0");
+    assertThat(lazy.get("strategy").asText()).isEqualTo("lazyLoop");
+    assertThat(lazy.get("sqlStatements").asLong()).isEqualTo(21);
+    assertThat(lazy.get("roundTrips").asLong()).isEqualTo(22);
+    assertThat(report.at("/rtts/0/addedMeanMs").asDouble()).isPositive();
+    assertThat(lazy.at("/predictedMs/intercontinental 320 ms").asDouble())
+        .isGreaterThan(22 * 320);
+    assertThat(Files.readString(svg)).startsWith("<svg").contains(">lazyLoop ")
+        .contains("PREDICTED");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "--rtt 0.3ms        | Invalid RTT '0.3ms': must be a multiple of 0.5 ms",
+      "--rtt fast         | Invalid RTT 'fast'",
+      "--parents 0        | --parents must be between 1 and 1,000,000, got 0",
+      "--children x       | Invalid value for option '--children'",
+      "--strategy eager   | Unknown strategy 'eager': expected one of lazyLoop,",
+      "--backend docker   | Invalid value for option '--backend'",
+      "--runs 0           | --runs must be between 1 and 100, got 0",
+  })
+  void badOptionsGiveAMessageAndTheUsage(String args, String message) {
+    Result result = run(args.trim().split(" "));
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains(message).contains("Usage: demo")
+        .doesNotContain("Exception").doesNotContain("\tat ");
+    assertThat(result.out()).isEmpty();
+  }
+}
