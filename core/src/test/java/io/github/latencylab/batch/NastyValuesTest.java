@@ -1,12 +1,16 @@
 package io.github.latencylab.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,6 +51,67 @@ class NastyValuesTest {
       assertThat(loaded).isEqualTo(rows.size());
       assertThat(Corpus.differences(Corpus.expectedRows(), Corpus.readBack(c, "corpus")))
           .as("values that did not come back exactly, via " + loader).isEmpty();
+    }
+  }
+
+  private static final String HOSTILE_SCHEMA = "s\"; DROP TABLE victim; --";
+  private static final String HOSTILE_TABLE = "x\"; DROP TABLE victim; --";
+  private static final List<Corpus.Col> HOSTILE_COLUMNS = List.of(
+      new Corpus.Col("id\"); DROP TABLE victim; --", "int8 PRIMARY KEY", "INT8"),
+      new Corpus.Col("select", "text", "TEXT"),
+      new Corpus.Col("a b, \"c\"", "varchar(3)", "VARCHAR"),
+      new Corpus.Col("\u00E9\uD83D\uDE00 ", "int4", "INT4"));
+
+  /** Names are quoted as identifiers, never spliced into SQL: nothing else is touched. */
+  @ParameterizedTest
+  @EnumSource(Loader.class)
+  void hostileNamesAreQuotedNotExecuted(Loader loader) throws Exception {
+    String table = quote(HOSTILE_SCHEMA) + "." + quote(HOSTILE_TABLE);
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS victim; CREATE TABLE victim (x int); INSERT INTO victim"
+          + " VALUES (1)");
+      st.execute("DROP SCHEMA IF EXISTS " + quote(HOSTILE_SCHEMA) + " CASCADE; CREATE SCHEMA "
+          + quote(HOSTILE_SCHEMA));
+      List<String> columns = new ArrayList<>();
+      HOSTILE_COLUMNS.forEach(col -> columns.add(quote(col.name()) + " " + col.sqlType()));
+      st.execute("CREATE TABLE " + table + " (" + String.join(", ", columns) + ")");
+      List<String> name = List.of(HOSTILE_SCHEMA, HOSTILE_TABLE);
+
+      long loaded = loader.load(c, name, HOSTILE_COLUMNS, List.of(
+          new Object[] {1L, "one", "a,b", 1}, new Object[] {2L, null, "\"", 2},
+          new Object[] {3L, "three", "", null}));
+
+      assertThat(loaded).isEqualTo(3);
+      try (ResultSet rs = st.executeQuery("SELECT " + quote(HOSTILE_COLUMNS.get(2).name())
+          + " FROM " + table + " ORDER BY 1")) {
+        List<String> values = new ArrayList<>();
+        while (rs.next()) {
+          values.add(rs.getString(1));
+        }
+        assertThat(values).containsExactly("", "\"", "a,b");
+      }
+      assertThat(count(st, "victim")).isEqualTo(1);
+
+      // an error in a hostile column of a hostile table still names both
+      assertThatThrownBy(() -> loader.load(c, name, HOSTILE_COLUMNS, List.of(
+          new Object[] {4L, "four", "ok", 4}, new Object[] {5L, "five", "long", 5})))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining(loader.name().startsWith("COPY")
+              ? "failed at row index 1, column \"a b, \"c\"\": ERROR: value too long"
+              : "ERROR: value too long");
+      assertThat(count(st, table)).isEqualTo(3);
+      assertThat(count(st, "victim")).isEqualTo(1);
+    }
+  }
+
+  private static String quote(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
+  private static long count(Statement st, String table) throws SQLException {
+    try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
     }
   }
 }
