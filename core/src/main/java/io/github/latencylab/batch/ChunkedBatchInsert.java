@@ -40,10 +40,11 @@ import java.util.stream.Stream;
  * network: for many rows prefer {@code UnnestInsert} or {@code CopyLoader}.
  *
  * <p><b>Round trips</b>: pgjdbc sends a batch without waiting for replies, but it reckons 250
- * bytes of reply per statement and forces a Sync, and waits, once 64,000 bytes could be
- * pending, so that neither side blocks on a full socket buffer. That is every 256 statements:
- * a chunk of n rows costs ceil(n / 256) round trips, plus one per commit. 10,000 rows in
- * chunks of 1,000 are 10 x 4 + 1 = 41 round trips.
+ * bytes of reply per statement and, so that neither side blocks on a full socket buffer,
+ * sends a Sync and reads the replies before a statement would take that past 64,000 bytes:
+ * before the 256th statement, so every 255 statements. A chunk of n rows costs
+ * ceil(n / 255) round trips, plus one per commit: 10,000 rows in chunks of 1,000 are
+ * 10 x 4 + 1 = 41; a chunk of 255 rows is one round trip, of 256 two.
  *
  * <p><b>Transactions</b> (default: all-or-nothing): on a connection in autocommit mode every
  * chunk runs in one transaction, committed at the end; on a connection already in a

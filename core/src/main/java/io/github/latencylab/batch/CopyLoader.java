@@ -398,27 +398,27 @@ public final class CopyLoader {
   /** The server's error, with the row (and column) its "COPY t, line N, column c" names. */
   private SQLException locate(SQLException e, String relation, Encoder out) {
     ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
-    String where = server == null ? null : server.getWhere();
+    String where = server == null || server.getWhere() == null ? "" : server.getWhere();
     String at = "";
-    if (where != null) {
-      // the relation name is printed raw and may hold anything: read past it, not through it
-      String prefix = "COPY " + relation + ", ";
-      String rest = where.startsWith(prefix) ? where.substring(prefix.length()) : where;
-      Matcher line = LINE.matcher(rest);
-      if (line.find()) {
-        long row = out.rowOfLine(Long.parseLong(line.group(1)));
-        at = " at row index " + row;
-        String after = rest.substring(line.end());
-        if (after.startsWith(", column ")) {
-          String column = after.substring(", column ".length());
-          for (String name : columnNames) {
-            if (column.equals(name) || column.startsWith(name + ":")) {
-              at += ", column \"" + name + "\"";
-              break;
-            }
+    // the context is a stack, innermost first ("JSON data, line 1: ..." may come before it);
+    // the relation name is printed raw and may hold anything: read past it, not through it
+    String prefix = "COPY " + relation + ", ";
+    for (String context : where.split("\n")) {
+      if (!context.startsWith(prefix)) {
+        continue;
+      }
+      Matcher line = LINE.matcher(context.substring(prefix.length()));
+      if (line.lookingAt()) {
+        at = " at row index " + out.rowOfLine(Long.parseLong(line.group(1)));
+        String column = context.substring(prefix.length() + line.end());
+        for (String name : columnNames) {
+          if (column.equals(", column " + name) || column.startsWith(", column " + name + ":")) {
+            at += ", column \"" + name + "\"";
+            break;
           }
         }
       }
+      break;
     }
     return new SQLException("CopyLoader into " + qualifiedTable() + " failed" + at + ": "
         + e.getMessage(), e.getSQLState(), e);

@@ -287,6 +287,53 @@ class BadInputTest {
     }
   }
 
+  /** The error texts docs/batching.md's FAQ is keyed on are what PostgreSQL and pgjdbc say. */
+  @Test
+  void theFaqErrorTextsAreLiteral() throws Exception {
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      // a NUL byte in text, sent raw through COPY
+      assertThatThrownBy(() -> c.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyIn(
+          "COPY bad (id, t) FROM STDIN", new java.io.StringReader("1\tnul\u0000here\n")))
+          .hasMessageStartingWith("ERROR: invalid byte sequence for encoding \"UTF8\": 0x00");
+      // ... and bound as a parameter
+      try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT ?::text")) {
+        ps.setString(1, "nul\u0000here");
+        assertThatThrownBy(ps::executeQuery).hasMessage("ERROR: invalid byte sequence for"
+            + " encoding \"UTF8\": 0x00\n  Where: unnamed portal parameter $1");
+      }
+      // JSON text may spell NUL as an escape: jsonb refuses it, and COPY names the row
+      CopyLoader json = CopyLoader.into("j").column("j", CopyLoader.PgType.JSONB);
+      st.execute("DROP TABLE IF EXISTS j; CREATE TABLE j (j jsonb)");
+      assertThatThrownBy(() -> json.load(c, List.<Object[]>of(new Object[] {"{}"},
+          new Object[] {"{\"a\": \"\\u0000\"}"})))
+          .hasMessageStartingWith("CopyLoader into \"j\" failed at row index 1, column \"j\":"
+              + " ERROR: unsupported Unicode escape sequence\n  Detail: \\u0000 cannot be"
+              + " converted to text.");
+      assertThatThrownBy(() -> json.load(c, List.<Object[]>of(new Object[] {"{'a': 1}"})))
+          .hasMessageStartingWith("CopyLoader into \"j\" failed at row index 0, column \"j\":"
+              + " ERROR: invalid input syntax for type json");
+      // an upsert key without a unique index
+      assertThatThrownBy(() -> CopyLoader.into("bad").column("id", CopyLoader.PgType.INT8)
+          .column("t", CopyLoader.PgType.TEXT).upsertOn("t")
+          .load(c, List.<Object[]>of(new Object[] {1L, "a"})))
+          .hasMessageContaining("ERROR: there is no unique or exclusion constraint matching the"
+              + " ON CONFLICT specification");
+      // a declared INT8 into an int4 column: the server's assignment cast refuses it
+      assertThatThrownBy(() -> UnnestInsert.into("bad").column("id", UnnestInsert.PgType.INT8)
+          .column("i4", UnnestInsert.PgType.INT8)
+          .load(c, List.<Object[]>of(new Object[] {1L, Long.MAX_VALUE})))
+          .hasMessageContaining("ERROR: integer out of range");
+      // what a transaction says after an error, unless something rolls back to a savepoint
+      c.setAutoCommit(false);
+      assertThatThrownBy(() -> st.execute("SELECT 1/0")).hasMessageContaining("division by zero");
+      assertThatThrownBy(() -> st.execute("SELECT 1")).hasMessageStartingWith("ERROR: current"
+          + " transaction is aborted, commands ignored until end of transaction block");
+      c.rollback();
+      c.setAutoCommit(true);
+      assertUnchangedAndUsable(c, true);
+    }
+  }
+
   private static String helperName(Loader loader) {
     return switch (loader) {
       case CHUNKED_BATCH -> "ChunkedBatchInsert";
