@@ -57,8 +57,10 @@ import org.postgresql.util.ServerErrorMessage;
  * more round trip) and refuses a mismatch.
  *
  * <p><b>Round trips</b>: 2 for any number of rows (the COPY statement, then the data and
- * CopyDone), plus 1 for BINARY's type check. In a caller's transaction add 2 for the
- * savepoint. An upsert is 5: create the staging table, the COPY, the INSERT, the commit.
+ * CopyDone), plus 1 for BINARY's type check. An upsert is 5: create the staging table, the
+ * COPY, the INSERT (with the staging table's drop), the commit. In a caller's transaction a
+ * SAVEPOINT and its RELEASE are added, and an upsert's commit is left to the caller: a COPY
+ * is then 4, an upsert 6.
  *
  * <p><b>Transactions</b>: a COPY is all-or-nothing by itself, so on a connection in autocommit
  * mode it runs alone; an upsert runs in its own transaction. On a connection already in a
@@ -83,7 +85,8 @@ import org.postgresql.util.ServerErrorMessage;
  * violations of that INSERT are not tied to a row by PostgreSQL.
  *
  * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
- * are in {@link PgType}.
+ * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
+ * configured helper can be kept in a constant and shared between threads.
  */
 public final class CopyLoader {
 
@@ -922,15 +925,22 @@ public final class CopyLoader {
         }
       }
       case TIMESTAMPTZ -> {
-        OffsetDateTime t = value instanceof OffsetDateTime o ? o
-            : value instanceof Instant i ? i.atOffset(ZoneOffset.UTC) : null;
-        if (t != null) {
-          if (t.equals(OffsetDateTime.MIN) || t.equals(OffsetDateTime.MAX)) {
-            return t;
+        if (value.equals(OffsetDateTime.MIN) || value.equals(OffsetDateTime.MAX)) {
+          return value;
+        }
+        // as an Instant first: an extreme offset can take a valid OffsetDateTime past what
+        // LocalDateTime holds in UTC
+        Instant i = value instanceof OffsetDateTime o ? o.toInstant()
+            : value instanceof Instant x ? x : null;
+        if (i != null) {
+          if (i.isBefore(MIN_TIMESTAMP.toInstant(ZoneOffset.UTC))
+              || i.isAfter(MAX_TIMESTAMP.toInstant(ZoneOffset.UTC).plusNanos(499))) {
+            throw bad(row, column, type, "timestamp " + value + " is outside PostgreSQL's range"
+                + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999 UTC"
+                + " (OffsetDateTime.MIN/MAX mean -infinity/infinity)");
           }
-          LocalDateTime utc = checkTimestamp(
-              t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime(), row, column, type);
-          return utc.atOffset(ZoneOffset.UTC);
+          return checkTimestamp(i.atOffset(ZoneOffset.UTC).toLocalDateTime(), row, column, type)
+              .atOffset(ZoneOffset.UTC);
         }
       }
       case UUID -> {
@@ -1006,9 +1016,9 @@ public final class CopyLoader {
       return t;
     }
     if (t.isBefore(MIN_TIMESTAMP) || t.isAfter(MAX_TIMESTAMP.plusNanos(499))) {
-      throw bad(row, column, type, "timestamp " + t + (type == PgType.TIMESTAMPTZ ? " (UTC)" : "")
-          + " is outside PostgreSQL's range 4714-11-24 00:00 BC to 294276-12-31"
-          + " 23:59:59.999999 (the Java type's MIN/MAX mean -infinity/infinity)");
+      throw bad(row, column, type, "timestamp " + t + " is outside PostgreSQL's range"
+          + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999"
+          + " (LocalDateTime.MIN/MAX mean -infinity/infinity)");
     }
     // PostgreSQL keeps microseconds: round half up here, so every path stores the same value
     return t.plusNanos(500).truncatedTo(ChronoUnit.MICROS);

@@ -56,7 +56,8 @@ import java.util.stream.Stream;
  * server's message and SQLState.
  *
  * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
- * are in {@link PgType}.
+ * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
+ * configured helper can be kept in a constant and shared between threads.
  */
 public final class UnnestInsert {
 
@@ -393,15 +394,22 @@ public final class UnnestInsert {
         }
       }
       case TIMESTAMPTZ -> {
-        OffsetDateTime t = value instanceof OffsetDateTime o ? o
-            : value instanceof Instant i ? i.atOffset(ZoneOffset.UTC) : null;
-        if (t != null) {
-          if (t.equals(OffsetDateTime.MIN) || t.equals(OffsetDateTime.MAX)) {
-            return t;
+        if (value.equals(OffsetDateTime.MIN) || value.equals(OffsetDateTime.MAX)) {
+          return value;
+        }
+        // as an Instant first: an extreme offset can take a valid OffsetDateTime past what
+        // LocalDateTime holds in UTC
+        Instant i = value instanceof OffsetDateTime o ? o.toInstant()
+            : value instanceof Instant x ? x : null;
+        if (i != null) {
+          if (i.isBefore(MIN_TIMESTAMP.toInstant(ZoneOffset.UTC))
+              || i.isAfter(MAX_TIMESTAMP.toInstant(ZoneOffset.UTC).plusNanos(499))) {
+            throw bad(row, column, type, "timestamp " + value + " is outside PostgreSQL's range"
+                + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999 UTC"
+                + " (OffsetDateTime.MIN/MAX mean -infinity/infinity)");
           }
-          LocalDateTime utc = checkTimestamp(
-              t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime(), row, column, type);
-          return utc.atOffset(ZoneOffset.UTC);
+          return checkTimestamp(i.atOffset(ZoneOffset.UTC).toLocalDateTime(), row, column, type)
+              .atOffset(ZoneOffset.UTC);
         }
       }
       case UUID -> {
@@ -477,9 +485,9 @@ public final class UnnestInsert {
       return t;
     }
     if (t.isBefore(MIN_TIMESTAMP) || t.isAfter(MAX_TIMESTAMP.plusNanos(499))) {
-      throw bad(row, column, type, "timestamp " + t + (type == PgType.TIMESTAMPTZ ? " (UTC)" : "")
-          + " is outside PostgreSQL's range 4714-11-24 00:00 BC to 294276-12-31"
-          + " 23:59:59.999999 (the Java type's MIN/MAX mean -infinity/infinity)");
+      throw bad(row, column, type, "timestamp " + t + " is outside PostgreSQL's range"
+          + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999"
+          + " (LocalDateTime.MIN/MAX mean -infinity/infinity)");
     }
     // PostgreSQL keeps microseconds: round half up here, so every path stores the same value
     return t.plusNanos(500).truncatedTo(ChronoUnit.MICROS);

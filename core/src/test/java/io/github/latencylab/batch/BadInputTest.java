@@ -12,7 +12,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -38,7 +42,8 @@ class BadInputTest {
       new Corpus.Col("f8", "float8", "FLOAT8"),
       new Corpus.Col("d", "date", "DATE"),
       new Corpus.Col("n", "numeric", "NUMERIC"),
-      new Corpus.Col("vc", "varchar(5)", "VARCHAR"));
+      new Corpus.Col("vc", "varchar(5)", "VARCHAR"),
+      new Corpus.Col("tz", "timestamptz", "TIMESTAMPTZ"));
 
   private static final int ROWS = 2000;
   private static final int BAD = 1500; // past what every helper has sent by then
@@ -65,7 +70,8 @@ class BadInputTest {
             .append(COLUMNS.get(i).sqlType());
       }
       st.execute(sql.append(')').toString());
-      st.execute("INSERT INTO bad VALUES (" + EXISTING + ", 'before', 1, 1.5, '2024-01-01', 1, 'x'),"
+      st.execute("INSERT INTO bad (id, t, i4, f8, d, n, vc) VALUES"
+          + " (" + EXISTING + ", 'before', 1, 1.5, '2024-01-01', 1, 'x'),"
           + " (" + (EXISTING + 1) + ", 'before', 2, 2.5, '2024-01-02', 2, 'y')");
     }
   }
@@ -73,7 +79,8 @@ class BadInputTest {
   /** A good row; its text has line breaks, so CSV's line numbers run ahead of its rows. */
   private static Object[] good(long i) {
     return new Object[] {i, i == 0 ? "first\rrow\r\n" : "row " + i + "\r\n\n\r", (int) i,
-        i * 0.5, LocalDate.of(2024, 1, 1).plusDays(i), BigDecimal.valueOf(i, 2), "ok"};
+        i * 0.5, LocalDate.of(2024, 1, 1).plusDays(i), BigDecimal.valueOf(i, 2), "ok",
+        Instant.ofEpochSecond(1_700_000_000L + i)};
   }
 
   private static List<Object[]> rowsWith(int index, Object[] bad) {
@@ -113,9 +120,20 @@ class BadInputTest {
         {"numeric scale 16384", goodWith(5, new BigDecimal("1E-16384")),
             "row index 1500, column \"n\" (NUMERIC): has 16384 digits after the decimal point;"
                 + " PostgreSQL numeric keeps at most 16383"},
+        {"Instant.MAX", goodWith(7, Instant.MAX),
+            "row index 1500, column \"tz\" (TIMESTAMPTZ): timestamp"
+                + " +1000000000-12-31T23:59:59.999999999Z is outside PostgreSQL's range"
+                + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999 UTC"
+                + " (OffsetDateTime.MIN/MAX mean -infinity/infinity)"},
+        {"an offset past LocalDateTime.MAX in UTC",
+            goodWith(7, OffsetDateTime.of(LocalDateTime.MAX.minusDays(1), ZoneOffset.MIN)),
+            "row index 1500, column \"tz\" (TIMESTAMPTZ): timestamp"
+                + " +999999999-12-30T23:59:59.999999999-18:00 is outside PostgreSQL's range"
+                + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999 UTC"
+                + " (OffsetDateTime.MIN/MAX mean -infinity/infinity)"},
         {"row too short", new Object[] {1L},
-            "row index 1500 has 1 values; expected 7 (\"id\", \"t\", \"i4\", \"f8\", \"d\", \"n\","
-                + " \"vc\")"},
+            "row index 1500 has 1 values; expected 8 (\"id\", \"t\", \"i4\", \"f8\", \"d\", \"n\","
+                + " \"vc\", \"tz\")"},
         {"null row", null, "row index 1500 is null"},
     };
     for (Loader loader : Loader.values()) {
@@ -208,6 +226,35 @@ class BadInputTest {
               + " cannot affect row a second time\n  Hint: Ensure that no rows proposed for"
               + " insertion within the same command have duplicate constrained values.");
       assertThat(((SQLException) thrown).getSQLState()).isEqualTo("21000");
+      assertUnchangedAndUsable(c, true);
+    }
+  }
+
+  /** The caller's row source failing half-way is a failure like any other. */
+  @ParameterizedTest
+  @EnumSource(Loader.class)
+  void anExceptionFromTheRowSourcePropagatesAndNothingChanges(Loader loader) throws Exception {
+    Iterable<Object[]> failing = () -> new java.util.Iterator<>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return true;
+      }
+
+      @Override
+      public Object[] next() {
+        if (next == BAD) {
+          throw new IllegalStateException("source broke at " + next);
+        }
+        return good(next++);
+      }
+    };
+    try (Connection c = lab.dataSource().getConnection()) {
+      assertThatThrownBy(() -> loader.load(c, List.of("bad"), COLUMNS, failing))
+          .isInstanceOf(IllegalStateException.class).hasMessage("source broke at 1500");
+      assertUnchangedAndUsable(c, true);
+      assertThat(loader.load(c, List.of("bad"), COLUMNS, List.of())).isZero();
       assertUnchangedAndUsable(c, true);
     }
   }
