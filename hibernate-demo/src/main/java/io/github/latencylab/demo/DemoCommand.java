@@ -9,8 +9,11 @@ import io.github.latencylab.cli.RttConverter;
 import io.github.latencylab.demo.DemoReport.AtRtt;
 import io.github.latencylab.demo.DemoReport.Row;
 import io.github.latencylab.demo.NPlusOneStrategy.Question;
+import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.env.Setting;
 import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
@@ -45,7 +48,8 @@ import picocli.CommandLine.Spec;
         + " strategy (the N+1, join fetch, entity graph, batch and subselect fetching, a DTO"
         + " projection; and the many-to-one N+1 and its fix), at an added round-trip time:"
         + " SQL statements and round trips read at the wire, times measured, times at other"
-        + " latencies predicted."})
+        + " latencies predicted. Runs on the embedded backend unless --backend or"
+        + " latencylab.backend says otherwise."})
 public final class DemoCommand implements LatencyLabSubcommand {
 
   /** A strategy's timed runs repeat while they are this quick, to steady the median. */
@@ -102,7 +106,7 @@ public final class DemoCommand implements LatencyLabSubcommand {
 
     System.err.println("latency-lab: starting the Lab...");
     DemoReport report;
-    try (Lab l = Lab.start(lab.config())) {
+    try (Lab l = Lab.start(config())) {
       System.err.println("latency-lab: " + l.describe());
       LabEnvironment environment = l.environment();
       System.err.println("latency-lab: building Hibernate and seeding " + parents
@@ -142,6 +146,18 @@ public final class DemoCommand implements LatencyLabSubcommand {
     write(report, out);
     out.flush();
     return 0;
+  }
+
+  /**
+   * The Lab's settings; unless --backend or latencylab.backend / LATENCYLAB_BACKEND says
+   * otherwise, the embedded backend: no Docker needed, quick to start for a talk.
+   */
+  private LabConfig config() {
+    LabConfig config = lab.config();
+    if ("default".equals(config.sourceOf(Setting.BACKEND))) {
+      config = config.withBackend(BackendKind.EMBEDDED);
+    }
+    return config;
   }
 
   private void validate() {
