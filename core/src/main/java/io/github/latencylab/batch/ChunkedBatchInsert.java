@@ -377,7 +377,8 @@ public final class ChunkedBatchInsert {
 
   // ---- values: checked once, in the form every path sends ----
 
-  private static final LocalDate MIN_DATE = LocalDate.of(-4713, 11, 24); // 4714-11-24 BC, Julian day 0
+  // Julian day 0, 4714-11-24 BC: ISO year -4713, as PostgreSQL has no year 0
+  private static final LocalDate MIN_DATE = LocalDate.of(-4713, 11, 24);
   private static final LocalDate MAX_DATE = LocalDate.of(5_874_897, 12, 31);
   private static final LocalDateTime MIN_TIMESTAMP = MIN_DATE.atStartOfDay();
   private static final LocalDateTime MAX_TIMESTAMP =

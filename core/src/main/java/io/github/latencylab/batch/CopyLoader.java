@@ -46,8 +46,8 @@ import org.postgresql.util.ServerErrorMessage;
  * }</pre>
  *
  * <p><b>When to use it</b>: the fastest way to load many rows into PostgreSQL, and a constant
- * number of round trips however many rows. Not every pooler or managed service allows COPY;
- * {@code UnnestInsert} is the next best thing.
+ * number of round trips however many rows. Where COPY is not available (a proxy or pooler
+ * that does not pass the COPY sub-protocol), {@code UnnestInsert} is the next best thing.
  *
  * <p><b>Formats</b> ({@link #format(Format)}, default {@link Format#TEXT}): TEXT and CSV send
  * PostgreSQL's text form of every value, which the server parses into the table's column
@@ -80,7 +80,8 @@ import org.postgresql.util.ServerErrorMessage;
  * cols FROM target WITH NO DATA}: exactly their types, and none of the target's NOT NULL or
  * identity columns that are not listed), then {@code INSERT INTO target (cols) SELECT cols
  * FROM staging ON CONFLICT (keys) DO UPDATE SET} every other column, and drop the staging
- * table. The keys need a unique index or constraint; a key that appears twice in one load
+ * table. It needs the TEMPORARY privilege on the database (a plain COPY does not). The keys
+ * need a unique index or constraint; a key that appears twice in one load
  * fails with "ON CONFLICT DO UPDATE command cannot affect row a second time". Constraint
  * violations of that INSERT are not tied to a row by PostgreSQL.
  *
@@ -217,13 +218,16 @@ public final class CopyLoader {
         List.copyOf(keys));
   }
 
-  /** The COPY statement for {@code table} (already quoted), for logs and tests. */
+  /** The COPY statement into {@code table} (already quoted). */
   private String copySql(String table) {
     return "COPY " + table + " " + columnList() + " FROM STDIN (FORMAT "
         + format.name().toLowerCase(java.util.Locale.ROOT) + ")";
   }
 
-  /** The COPY statement into the table (an upsert COPYs the same columns into its staging table). */
+  /**
+   * The COPY statement into the table, for logs and tests (an upsert COPYs the same columns
+   * into its staging table).
+   */
   public String sql() {
     requireColumns();
     return copySql(qualifiedTable());
@@ -848,7 +852,8 @@ public final class CopyLoader {
 
   // ---- values: checked once, in the form every path sends ----
 
-  private static final LocalDate MIN_DATE = LocalDate.of(-4713, 11, 24); // 4714-11-24 BC, Julian day 0
+  // Julian day 0, 4714-11-24 BC: ISO year -4713, as PostgreSQL has no year 0
+  private static final LocalDate MIN_DATE = LocalDate.of(-4713, 11, 24);
   private static final LocalDate MAX_DATE = LocalDate.of(5_874_897, 12, 31);
   private static final LocalDateTime MIN_TIMESTAMP = MIN_DATE.atStartOfDay();
   private static final LocalDateTime MAX_TIMESTAMP =

@@ -63,7 +63,8 @@ class BadInputTest {
 
   @BeforeEach
   void createTable() throws SQLException {
-    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+    try (Connection c = lab.directDataSource().getConnection();
+        Statement st = c.createStatement()) {
       StringBuilder sql = new StringBuilder("DROP TABLE IF EXISTS bad; CREATE TABLE bad (");
       for (int i = 0; i < COLUMNS.size(); i++) {
         sql.append(i == 0 ? "" : ", ").append(COLUMNS.get(i).name()).append(' ')
@@ -108,7 +109,8 @@ class BadInputTest {
             "row index 1500, column \"t\" (TEXT): contains an unpaired surrogate (\\uD800) at"
                 + " index 1, which has no UTF-8 encoding"},
         {"String for int4", goodWith(2, "42"),
-            "row index 1500, column \"i4\" (INT4): expected Integer or Short, got java.lang.String"},
+            "row index 1500, column \"i4\" (INT4): expected Integer or Short, got"
+                + " java.lang.String"},
         {"Long for int4 (no narrowing)", goodWith(2, 42L),
             "row index 1500, column \"i4\" (INT4): expected Integer or Short, got java.lang.Long"},
         {"Float for float8 (no widening)", goodWith(3, 0.1f),
@@ -259,7 +261,7 @@ class BadInputTest {
     }
   }
 
-  /** In the caller's transaction a failed load rolls back to a savepoint: the caller's work stays. */
+  /** In the caller's transaction a failed load rolls back to a savepoint: their work stays. */
   @ParameterizedTest
   @EnumSource(Loader.class)
   void inTheCallersTransactionAFailureKeepsTheCallersWork(Loader loader) throws Exception {
@@ -273,7 +275,8 @@ class BadInputTest {
           rowsWith(BAD, goodWith(1, "nul\u0000")))).isInstanceOf(IllegalArgumentException.class);
 
       assertThat(c.getAutoCommit()).isFalse();
-      assertThat(count(c, "id = 9999999")).isEqualTo(1); // still usable, and the caller's row is there
+      // still usable, and the caller's row is there
+      assertThat(count(c, "id = 9999999")).isEqualTo(1);
       c.commit();
       assertThat(count(c, "true")).isEqualTo(3);
     }
@@ -370,6 +373,24 @@ class BadInputTest {
           .column("i4", UnnestInsert.PgType.INT8)
           .load(c, List.<Object[]>of(new Object[] {1L, Long.MAX_VALUE})))
           .hasMessageContaining("ERROR: integer out of range");
+      // an upsert stages its rows in a temporary table: a role without TEMPORARY cannot
+      String database = c.getCatalog();
+      st.execute("DROP ROLE IF EXISTS no_temp; CREATE ROLE no_temp; GRANT ALL ON bad TO no_temp;"
+          + " REVOKE TEMPORARY ON DATABASE \"" + database + "\" FROM PUBLIC");
+      try (Connection fresh = lab.dataSource().getConnection();
+          Statement role = fresh.createStatement()) {
+        role.execute("SET ROLE no_temp");
+        assertThatThrownBy(() -> Loader.COPY_UPSERT.load(fresh, List.of("bad"), COLUMNS,
+            rowsWith(-1, null))).hasMessage("CopyLoader upsert into \"bad\" failed to create the"
+                + " staging table: ERROR: permission denied to create temporary tables in"
+                + " database \"" + database + "\"");
+        // a plain COPY needs no temporary table
+        assertThat(Loader.COPY_TEXT.load(fresh, List.of("bad"), COLUMNS, List.of())).isZero();
+        role.execute("RESET ROLE");
+      } finally {
+        st.execute("GRANT TEMPORARY ON DATABASE \"" + database + "\" TO PUBLIC;"
+            + " REVOKE ALL ON bad FROM no_temp; DROP ROLE no_temp");
+      }
       // what a transaction says after an error, unless something rolls back to a savepoint
       c.setAutoCommit(false);
       assertThatThrownBy(() -> st.execute("SELECT 1/0")).hasMessageContaining("division by zero");

@@ -28,7 +28,8 @@ class CopyableFilesTest {
     Path source = SOURCES.resolve(helper + ".java");
     for (String line : Files.readAllLines(source)) {
       if (line.startsWith("import ")) {
-        assertThat(line).as(helper).matches("import (static )?(java\\.|javax\\.sql\\.|org\\.postgresql\\.).*");
+        assertThat(line).as(helper)
+            .matches("import (static )?(java\\.|javax\\.sql\\.|org\\.postgresql\\.).*");
       }
     }
     String pgjdbc = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource()

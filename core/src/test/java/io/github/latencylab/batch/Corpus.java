@@ -67,9 +67,11 @@ final class Corpus {
     text(e, "only line breaks", "\r\n\n\r");
     text(e, "leading and trailing spaces", "  padded  ");
     text(e, "control characters", "\u0001\u0007\b\f\u000b\u001b\u007f");
-    text(e, "emoji with ZWJ and skin tone", "\uD83D\uDE00 \uD83D\uDC69\u200D\uD83D\uDC69\u200D\uD83D\uDC67 \uD83D\uDC4D\uD83C\uDFFD");
+    text(e, "emoji with ZWJ and skin tone", "\uD83D\uDE00 "
+        + "\uD83D\uDC69\u200D\uD83D\uDC69\u200D\uD83D\uDC67 \uD83D\uDC4D\uD83C\uDFFD");
     text(e, "other non-BMP characters", "\uD834\uDD1E \uD841\uDF0E \uD835\uDD4F");
-    text(e, "right-to-left text", "\u05E9\u05DC\u05D5\u05DD \u0645\u0631\u062D\u0628\u0627 \u200Fmixed\u200E");
+    text(e, "right-to-left text",
+        "\u05E9\u05DC\u05D5\u05DD \u0645\u0631\u062D\u0628\u0627 \u200Fmixed\u200E");
     text(e, "combining characters", "e\u0301 a\u0308 Z\u0335\u0321\u0358");
     text(e, "invisible separators", "\u00A0\u2028\u2029\uFEFF\u200B");
     text(e, "a lone quote", "\"");
@@ -139,7 +141,8 @@ final class Corpus {
     add(e, "timestamptz with +05:30", "tz",
         OffsetDateTime.of(2024, 1, 1, 5, 30, 0, 1000, ZoneOffset.ofHoursMinutes(5, 30)),
         OffsetDateTime.of(2024, 1, 1, 0, 0, 0, 1000, ZoneOffset.UTC));
-    add(e, "timestamptz min (UTC)", "tz", OffsetDateTime.of(-4713, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
+    add(e, "timestamptz min (UTC)", "tz",
+        OffsetDateTime.of(-4713, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
     add(e, "timestamptz max (UTC)", "tz",
         OffsetDateTime.of(294_276, 12, 31, 23, 59, 59, 999_999_000, ZoneOffset.UTC));
     add(e, "timestamptz -infinity", "tz", OffsetDateTime.MIN);
@@ -152,9 +155,11 @@ final class Corpus {
     add(e, "uuid max", "u", new UUID(-1, -1));
     add(e, "bytea all 256 byte values", "by", allBytes());
     add(e, "bytea empty", "by", new byte[0]);
-    add(e, "bytea that looks like hex escape", "by", "\\x41\\\\".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    add(e, "bytea that looks like hex escape", "by",
+        "\\x41\\\\".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     add(e, "jsonb nested Unicode", "j",
-        "{\"a\": \"\u00FC\uD83D\uDE00\\n\\\"\", \"nested\": {\"arr\": [1, 2.5, null, true, \"\u05E9\u05DC\u05D5\u05DD\"]}}");
+        "{\"a\": \"\u00FC\uD83D\uDE00\\n\\\"\", \"nested\": {\"arr\": [1, 2.5, null, true,"
+            + " \"\u05E9\u05DC\u05D5\u05DD\"]}}");
     add(e, "jsonb empty key, tab and backslash", "j", "{\"\": \"\\t\\\\\"}");
     add(e, "jsonb JSON null (not SQL NULL)", "j", "null");
     add(e, "jsonb deep array", "j", "[[[[[[[[[[1]]]]]]]]]]");

@@ -51,7 +51,8 @@ class RoundTripsTest {
 
   @BeforeEach
   void createTable() throws SQLException {
-    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+    try (Connection c = lab.directDataSource().getConnection();
+        Statement st = c.createStatement()) {
       st.execute("DROP TABLE IF EXISTS item; CREATE TABLE item (id int8 PRIMARY KEY, name text)");
     }
   }
