@@ -111,6 +111,8 @@ class LabExtensionTest {
         .execute()
         .testEvents();
     tests.assertStatistics(stats -> stats.started(3).succeeded(1).failed(2));
+    assertThat(Examples.injected).as("the injected connection is closed after its test")
+        .isNotNull().satisfies(c -> assertThat(c.isClosed()).isTrue());
     tests.assertThatEvents().haveExactly(1, event(test("withinBounds"), finishedSuccessfully()));
     tests.assertThatEvents().haveExactly(1, event(test("tooManyRoundTrips"),
         finishedWithFailure(instanceOf(AssertionFailedError.class), message(m -> m.equals(
@@ -129,9 +131,12 @@ class LabExtensionTest {
   @ExtendWith(LabExtension.class)
   static class Examples {
 
+    static Connection injected;
+
     @Test
     @ExpectRoundTrips(max = 1)
     void withinBounds(Connection connection) throws Exception {
+      injected = connection;
       select(connection, 1);
     }
 
