@@ -11,6 +11,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Starting and stopping: what a Lab gives, and that nothing is left running after it. */
 class LabLifecycleTest {
@@ -38,16 +40,18 @@ class LabLifecycleTest {
     assertThat(listening(proxied)).as("proxy port").isFalse();
   }
 
-  @Test
-  void embeddedLabReportsItsServerAndGoesThroughTheProxy() throws Exception {
-    try (Lab lab = Lab.start(embedded())) {
-      assertThat(lab.backend()).isEqualTo(BackendKind.EMBEDDED);
+  @ParameterizedTest
+  @MethodSource("io.github.latencylab.env.TestBackends#available")
+  void labReportsItsServerAndGoesThroughTheProxy(BackendKind backend) throws Exception {
+    try (Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(backend))) {
+      assertThat(lab.backend()).isEqualTo(backend);
       assertThat(lab.server().version()).startsWith("17.");
       assertThat(lab.server().versionNum()).isBetween(170000, 179999);
       assertThat(lab.server().settings()).containsKeys("synchronous_commit", "fsync",
           "shared_buffers", "work_mem", "wal_buffers");
       assertThat(lab.target().port()).isNotEqualTo(lab.directTarget().port());
-      assertThat(lab.describe()).contains("embedded PostgreSQL").contains("toxiproxy-server");
+      assertThat(lab.describe()).contains(backend == BackendKind.EMBEDDED
+          ? "embedded PostgreSQL" : "testcontainers");
       try (Connection c = java.sql.DriverManager.getConnection(lab.jdbcUrl(),
           lab.target().user(), lab.target().password())) {
         long before = lab.wire().snapshot().roundTrips();
@@ -58,6 +62,19 @@ class LabLifecycleTest {
             .as("jdbcUrl() connections count on the Lab's wire").isEqualTo(1);
       }
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.github.latencylab.env.TestBackends#available")
+  void testcontainersAndEmbeddedLabsLeaveNoPortOpen(BackendKind backend) {
+    Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(backend));
+    PostgresTarget direct = lab.directTarget();
+    PostgresTarget proxied = lab.target();
+    assertThat(listening(direct)).isTrue();
+    assertThat(listening(proxied)).isTrue();
+    lab.close();
+    assertThat(listening(direct)).as("PostgreSQL port after close").isFalse();
+    assertThat(listening(proxied)).as("proxy port after close").isFalse();
   }
 
   @Test

@@ -4,43 +4,45 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
-import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.TestBackends;
+import java.util.List;
 import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.postgresql.PGConnection;
 
 /** Round trips counted at the socket, for the operations every suite is built from. */
 class RoundTripCountTest {
 
-  private static Lab lab;
+  private static final TestBackends.Labs LABS = new TestBackends.Labs();
+  private Lab lab;
 
-  @BeforeAll
-  static void startLab() {
-    lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+  static List<BackendKind> backends() {
+    return TestBackends.available();
   }
 
   @AfterAll
-  static void stopLab() {
-    lab.close();
+  static void stopLabs() {
+    LABS.close();
   }
 
-  @BeforeEach
-  void createTable() throws Exception {
-    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+  private void on(BackendKind backend) throws Exception {
+    lab = LABS.get(backend);
+    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
       st.execute("DROP TABLE IF EXISTS item");
       st.execute("CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL)");
     }
   }
 
-  @Test
-  void selectOneIsOneRoundTrip() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void selectOneIsOneRoundTrip(BackendKind backend) throws Exception {
+    on(backend);
     try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
       WireStats cost = lab.wire(c).measure(() -> {
         try (ResultSet rs = st.executeQuery("SELECT 1")) {
@@ -54,8 +56,10 @@ class RoundTripCountTest {
     }
   }
 
-  @Test
-  void hundredSingleRowSelectsAreHundredRoundTrips() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void hundredSingleRowSelectsAreHundredRoundTrips(BackendKind backend) throws Exception {
+    on(backend);
     insertRows(100);
     try (Connection c = lab.dataSource().getConnection();
         PreparedStatement ps = c.prepareStatement("SELECT name FROM item WHERE id = ?")) {
@@ -72,8 +76,10 @@ class RoundTripCountTest {
     }
   }
 
-  @Test
-  void statementsAreReadFromTheProtocolWithTheirSql() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void statementsAreReadFromTheProtocolWithTheirSql(BackendKind backend) throws Exception {
+    on(backend);
     try (Connection c = lab.dataSource().getConnection();
         PreparedStatement ps = c.prepareStatement("SELECT name FROM item WHERE id = ?")) {
       ps.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(1);
@@ -97,8 +103,10 @@ class RoundTripCountTest {
    * neither side blocks on a full socket buffer: every 256 statements. 1,000 statements are
    * 3 forced syncs (after 256, 512, 768) and the final one: 4 round trips.
    */
-  @Test
-  void executeBatchOfThousandRowsIsFourRoundTrips() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void executeBatchOfThousandRowsIsFourRoundTrips(BackendKind backend) throws Exception {
+    on(backend);
     assertThat(batchInsert(1000, false)).as("round trips, plain executeBatch").isEqualTo(4);
   }
 
@@ -107,13 +115,17 @@ class RoundTripCountTest {
    * sizes (1,000 = 512 + 256 + 128 + 64 + 32 + 8: 6 statements), far below the 256-statement
    * flush rule, so one round trip.
    */
-  @Test
-  void executeBatchOfThousandRowsRewrittenIsOneRoundTrip() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void executeBatchOfThousandRowsRewrittenIsOneRoundTrip(BackendKind backend) throws Exception {
+    on(backend);
     assertThat(batchInsert(1000, true)).as("round trips, reWriteBatchedInserts").isEqualTo(1);
   }
 
-  @Test
-  void commitIsOneRoundTripAndBeginIsFree() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void commitIsOneRoundTripAndBeginIsFree(BackendKind backend) throws Exception {
+    on(backend);
     try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
       c.setAutoCommit(false);
       // pgjdbc sends BEGIN in the same flush as the first statement of a transaction
@@ -123,8 +135,10 @@ class RoundTripCountTest {
     }
   }
 
-  @Test
-  void copyOfTenThousandRowsIsTwoRoundTrips() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void copyOfTenThousandRowsIsTwoRoundTrips(BackendKind backend) throws Exception {
+    on(backend);
     StringBuilder csv = new StringBuilder();
     for (int i = 0; i < 10_000; i++) {
       csv.append(i).append(",name ").append(i).append('\n');
@@ -141,8 +155,10 @@ class RoundTripCountTest {
     }
   }
 
-  @Test
-  void perConnectionCountersAddUpToTheLabTotal() throws Exception {
+  @ParameterizedTest
+  @MethodSource("backends")
+  void perConnectionCountersAddUpToTheLabTotal(BackendKind backend) throws Exception {
+    on(backend);
     try (Connection a = lab.dataSource().getConnection();
         Connection b = lab.dataSource().getConnection()) {
       WireStats totalBefore = lab.wire().snapshot();

@@ -1,10 +1,14 @@
 package io.github.latencylab.bench.insert;
 
+import io.github.latencylab.batch.CopyLoader;
+import io.github.latencylab.batch.MultiRowInsert;
+import io.github.latencylab.batch.UnnestInsert;
 import io.github.latencylab.bench.support.BenchLab;
 import io.github.latencylab.bench.support.WireMetrics;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -43,6 +47,11 @@ public class InsertBenchmark {
   public int rows;
 
   private InsertRows data;
+  private List<Object[]> values;
+  private MultiRowInsert multiRow;
+  private UnnestInsert unnest;
+  private CopyLoader copyCsv;
+  private CopyLoader copyBinary;
   private BenchLab lab;
   private Connection connection;
   private Connection rewriting;
@@ -54,6 +63,23 @@ public class InsertBenchmark {
   public void setUp(BenchLab benchLab) throws SQLException {
     lab = benchLab;
     data = InsertRows.generate(rows);
+    values = data.rows().stream()
+        .map(r -> new Object[] {r.id(), r.name(), r.amount(), r.createdAt()})
+        .toList();
+    multiRow = MultiRowInsert.into(InsertRows.TABLE)
+        .column("id", MultiRowInsert.PgType.INT8).column("name", MultiRowInsert.PgType.TEXT)
+        .column("amount", MultiRowInsert.PgType.NUMERIC)
+        .column("created_at", MultiRowInsert.PgType.TIMESTAMPTZ);
+    unnest = UnnestInsert.into(InsertRows.TABLE)
+        .column("id", UnnestInsert.PgType.INT8).column("name", UnnestInsert.PgType.TEXT)
+        .column("amount", UnnestInsert.PgType.NUMERIC)
+        .column("created_at", UnnestInsert.PgType.TIMESTAMPTZ);
+    copyCsv = CopyLoader.into(InsertRows.TABLE)
+        .column("id", CopyLoader.PgType.INT8).column("name", CopyLoader.PgType.TEXT)
+        .column("amount", CopyLoader.PgType.NUMERIC)
+        .column("created_at", CopyLoader.PgType.TIMESTAMPTZ)
+        .format(CopyLoader.Format.CSV);
+    copyBinary = copyCsv.format(CopyLoader.Format.BINARY);
     InsertRows.createTable(lab.directDataSource());
     connection = lab.dataSource().getConnection();
     rewriting = lab.dataSource().withProperty("reWriteBatchedInserts", "true").getConnection();
@@ -103,6 +129,30 @@ public class InsertBenchmark {
   public void executeBatchRewritten(WireMetrics metrics) throws SQLException {
     batch(rewriting);
     metrics.done(rows);
+  }
+
+  /** MultiRowInsert: INSERT ... VALUES (...), (...), 1,000 rows a statement by default. */
+  @Benchmark
+  public void multiRowValues(WireMetrics metrics) throws SQLException {
+    metrics.done(multiRow.load(connection, values));
+  }
+
+  /** UnnestInsert: INSERT ... SELECT * FROM unnest(?::int8[], ...), one array per column. */
+  @Benchmark
+  public void unnestArrays(WireMetrics metrics) throws SQLException {
+    metrics.done(unnest.load(connection, values));
+  }
+
+  /** CopyLoader in CSV: COPY ... FROM STDIN, rows streamed in 64 kB writes. */
+  @Benchmark
+  public void copyCsv(WireMetrics metrics) throws SQLException {
+    metrics.done(copyCsv.load(connection, values));
+  }
+
+  /** CopyLoader in PostgreSQL's binary format. */
+  @Benchmark
+  public void copyBinary(WireMetrics metrics) throws SQLException {
+    metrics.done(copyBinary.load(connection, values));
   }
 
   private void batch(Connection c) throws SQLException {
