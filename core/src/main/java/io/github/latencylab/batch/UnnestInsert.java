@@ -34,8 +34,8 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p><b>When to use it</b>: thousands to millions of rows with one ordinary SQL statement per
- * chunk (it also works where COPY is not allowed, and the statement text never changes, so
- * pgjdbc prepares it once on the server). {@code CopyLoader} is faster for large loads.
+ * chunk (it also works where COPY is not available, and the statement text never changes, so
+ * pgjdbc keeps it prepared on the server). {@code CopyLoader} is faster for large loads.
  *
  * <p><b>Limits</b>: the statement has one bind parameter per column, so the 65,535-parameter
  * limit of multi-row VALUES does not apply. A chunk is held in memory as arrays and sent as

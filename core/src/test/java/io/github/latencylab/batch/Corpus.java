@@ -99,6 +99,7 @@ final class Corpus {
     add(e, "numeric 131,072 integer digits", "n", new BigDecimal("9".repeat(131_072)));
     add(e, "numeric trailing zeros", "n", new BigDecimal("-10000.10000"));
     add(e, "numeric from a long", "n", Long.MIN_VALUE, new BigDecimal(Long.MIN_VALUE));
+    add(e, "numeric with a negative scale", "n", new BigDecimal("1E+3"), new BigDecimal("1000"));
     // floats
     add(e, "float4 NaN", "f4", Float.NaN);
     add(e, "float4 +Infinity", "f4", Float.POSITIVE_INFINITY);
