@@ -69,12 +69,14 @@ public final class Library implements AutoCloseable {
   };
 
   private final Lab lab;
+  private final DataSource direct;
   private final Map<Tuning, SessionFactory> factories = new EnumMap<>(Tuning.class);
   private int authors;
   private int booksPerAuthor;
 
-  private Library(Lab lab) {
+  private Library(Lab lab, DataSource direct) {
     this.lab = lab;
+    this.direct = direct;
   }
 
   /**
@@ -82,7 +84,20 @@ public final class Library implements AutoCloseable {
    * SessionFactories. The database is empty until {@link #seed}.
    */
   public static Library create(Lab lab) {
-    try (Connection c = lab.directDataSource().getConnection();
+    return create(lab, lab.dataSource(), lab.directDataSource());
+  }
+
+  /**
+   * The same on data sources without a Lab object, e.g. in a benchmark fork that connects to
+   * its runner's Lab: Hibernate works through {@code proxied}, setup and seeding through
+   * {@code direct}; {@link #run} is not available (it reads the Lab's wire counters).
+   */
+  public static Library create(DataSource proxied, DataSource direct) {
+    return create(null, proxied, direct);
+  }
+
+  private static Library create(Lab lab, DataSource proxied, DataSource direct) {
+    try (Connection c = direct.getConnection();
         Statement st = c.createStatement()) {
       for (String ddl : SCHEMA) {
         st.execute(ddl);
@@ -90,10 +105,10 @@ public final class Library implements AutoCloseable {
     } catch (SQLException e) {
       throw new IllegalStateException("Could not create the demo schema: " + e.getMessage(), e);
     }
-    Library library = new Library(lab);
+    Library library = new Library(lab, direct);
     try {
       for (Tuning tuning : Tuning.values()) {
-        library.factories.put(tuning, buildSessionFactory(lab.dataSource(), tuning));
+        library.factories.put(tuning, buildSessionFactory(proxied, tuning));
       }
     } catch (RuntimeException e) {
       library.close();
@@ -151,7 +166,7 @@ public final class Library implements AutoCloseable {
       }
     }
     long books = (long) authors * booksPerAuthor;
-    try (Connection c = lab.directDataSource().getConnection();
+    try (Connection c = direct.getConnection();
         Statement st = c.createStatement()) {
       c.setAutoCommit(false);
       st.execute("TRUNCATE book, author");
@@ -213,6 +228,10 @@ public final class Library implements AutoCloseable {
    * the Lab's {@link Lab#dataSource()}), counted on that connection's wire counter.
    */
   public StrategyRun run(NPlusOneStrategy strategy, Connection connection, int n) {
+    if (lab == null) {
+      throw new IllegalStateException("Library.run needs a Lab: this one was created on data"
+          + " sources; open a session with openSession and count on your own counter");
+    }
     WireCounter wire = lab.wire(connection);
     try {
       boolean wasReadOnly = connection.isReadOnly();
