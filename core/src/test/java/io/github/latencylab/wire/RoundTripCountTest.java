@@ -99,9 +99,9 @@ class RoundTripCountTest {
 
   /**
    * pgjdbc sends a batch without waiting, but estimates 250 bytes of reply per statement and
-   * forces a Sync (and waits for its replies) once 64,000 bytes could be pending, so that
-   * neither side blocks on a full socket buffer: every 256 statements. 1,000 statements are
-   * 3 forced syncs (after 256, 512, 768) and the final one: 4 round trips.
+   * forces a Sync (and waits for its replies) before a statement would bring that to 64,000
+   * bytes, so that neither side blocks on a full socket buffer: every 255 statements. 1,000
+   * statements are 3 forced syncs (after 255, 510, 765) and the final one: 4 round trips.
    */
   @ParameterizedTest
   @MethodSource("backends")
@@ -112,7 +112,7 @@ class RoundTripCountTest {
 
   /**
    * With reWriteBatchedInserts pgjdbc folds the rows into multi-row INSERTs of power-of-two
-   * sizes (1,000 = 512 + 256 + 128 + 64 + 32 + 8: 6 statements), far below the 256-statement
+   * sizes (1,000 = 512 + 256 + 128 + 64 + 32 + 8: 6 statements), far below the 255-statement
    * flush rule, so one round trip.
    */
   @ParameterizedTest

@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Question: how should an application insert N rows when every round trip costs L?
  *
  * <p>Expected: row by row pays a round trip per row (N x L, plus a commit each in autocommit);
- * executeBatch pays one per 256 statements (pgjdbc's flush rule); reWriteBatchedInserts,
+ * executeBatch pays one per 255 statements (pgjdbc's flush rule); reWriteBatchedInserts,
  * multi-row VALUES and unnest a handful; COPY two, whatever N. At 0.5 ms the server's work
  * shows; at 320 ms only round trips matter (field figure: batch ~120x faster than row by
  * row). Each operation inserts {@code rows} rows into an empty table, in one transaction
@@ -117,7 +117,7 @@ public class InsertBenchmark {
     metrics.done(rows);
   }
 
-  /** addBatch per row, executeBatch once: pgjdbc syncs every 256 statements. */
+  /** addBatch per row, executeBatch once: pgjdbc syncs every 255 statements. */
   @Benchmark
   public void executeBatch(WireMetrics metrics) throws SQLException {
     batch(connection);

@@ -65,6 +65,10 @@ public final class BenchCommand implements LatencyLabSubcommand {
       description = "RTT settings instead of the profile's")
   List<Rtt> rtts;
 
+  @Option(names = "--param", paramLabel = "NAME=V1,V2",
+      description = "Values of a suite parameter instead of the profile's, e.g. rows=1000000")
+  Map<String, String> paramOverrides = new TreeMap<>();
+
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-bench",
       description = "Where results go (default: ${DEFAULT-VALUE})")
   Path out;
@@ -77,7 +81,9 @@ public final class BenchCommand implements LatencyLabSubcommand {
     Profile profile = profile(profileName);
     List<Rtt> sweep = new ArrayList<>(rtts != null ? rtts : profile.rtts);
     sweep.sort(null);
-    List<Cell> cells = plan(include, profile);
+    Map<String, String[]> sizes = new TreeMap<>(profile.sizes);
+    paramOverrides.forEach((k, v) -> sizes.put(k, v.split(",")));
+    List<Cell> cells = plan(include, sizes);
     if (cells.isEmpty()) {
       throw new IllegalArgumentException("No benchmark matches --include '" + include + "'");
     }
@@ -158,7 +164,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
   }
 
   /** Every cell the matching benchmarks declare, sizes narrowed by the profile. */
-  static List<Cell> plan(String include, Profile profile) {
+  static List<Cell> plan(String include, Map<String, String[]> sizes) {
     List<Cell> cells = new ArrayList<>();
     var entries = BenchmarkList.defaultList().find(
         OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT),
@@ -169,7 +175,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
       String method = fqn.substring(fqn.lastIndexOf('.') + 1);
       Map<String, String[]> declared = new TreeMap<>(entry.getParams().orElse(Map.of()));
       declared.remove("rtt");
-      declared.replaceAll((k, v) -> profile.sizes.getOrDefault(k, v));
+      declared.replaceAll((k, v) -> sizes.getOrDefault(k, v));
       List<Map<String, String>> combos = new ArrayList<>();
       combos.add(new TreeMap<>());
       declared.forEach((name, values) -> {
