@@ -92,6 +92,28 @@ public final class Lab implements AutoCloseable {
     return lab;
   }
 
+  /**
+   * Why a Lab of {@code config}'s backend could not start here without waiting on a pull, if
+   * it could not: for testcontainers, no Docker engine, or an image not present locally.
+   */
+  public static java.util.Optional<String> unavailableReason(LabConfig config) {
+    java.util.Map<String, String> env = System.getenv();
+    BackendKind kind = resolve(config.backend(), DockerProbe.dockerAnswers(env));
+    if (kind != BackendKind.TESTCONTAINERS) {
+      return java.util.Optional.empty();
+    }
+    if (!DockerProbe.dockerAnswers(env)) {
+      return java.util.Optional.of("no Docker engine answers");
+    }
+    for (Setting image : new Setting[] {Setting.POSTGRES_IMAGE, Setting.TOXIPROXY_IMAGE}) {
+      if (!DockerProbe.imagePresent(env, config.get(image))) {
+        return java.util.Optional.of("image " + config.get(image) + " (" + image.property()
+            + ") is not present locally");
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   /** AUTO becomes testcontainers where Docker answers, embedded elsewhere. */
   static BackendKind resolve(BackendKind requested, boolean dockerAnswers) {
     if (requested != BackendKind.AUTO) {

@@ -11,6 +11,13 @@ import java.util.Map;
  * a cell estimated to take longer is predicted by the model instead, and marked so.
  */
 public enum Profile {
+  /**
+   * What {@code ./mvnw verify} runs for its regression numbers: every suite and strategy at
+   * 0.5, 20 and 320 ms, one size, the shortest honest iterations, a 10 s budget per cell.
+   */
+  VERIFY(Rtt.parseList("0.5ms,20ms,320ms"),
+      Map.of("rows", new String[] {"1000"}, "parents", new String[] {"100"}),
+      1, 1, Duration.ofMillis(300), 2, Duration.ofMillis(300), Duration.ofSeconds(10)),
   /** Minutes: the latencies that tell the story, small sizes, short iterations. */
   QUICK(Rtt.parseList("0.5ms,20ms,320ms"),
       Map.of("rows", new String[] {"100", "1000", "10000"},
