@@ -18,7 +18,20 @@ public final class MarkdownReport {
   }
 
   public static String render(Results results) {
+    return render(results, null);
+  }
+
+  /** The report, with a baseline comparison's summary and findings when there is one. */
+  public static String render(Results results, BaselineComparison comparison) {
     StringBuilder md = new StringBuilder();
+    if (comparison != null) {
+      md.append("### Baseline check\n\n").append(comparison.summary()).append("\n\n");
+      if (!comparison.findings().isEmpty()) {
+        md.append("```\n");
+        comparison.findings().forEach(f -> md.append(f).append('\n'));
+        md.append("```\n\n");
+      }
+    }
     Map<String, List<Measurement>> bySuite = new LinkedHashMap<>();
     for (Measurement m : results.measurements()) {
       bySuite.computeIfAbsent(m.benchmark(), k -> new ArrayList<>()).add(m);
@@ -44,8 +57,11 @@ public final class MarkdownReport {
     md.append("| strategy | parameters | round trips/op | statements/op |");
     StringBuilder rule = new StringBuilder("|---|---|---:|---:|");
     for (Measurement r : rtts) {
-      md.append(' ').append(r.rtt()).append(" (").append(ms(r.addedRttMs()))
-          .append(" measured) |");
+      md.append(' ').append(r.rtt());
+      if (Double.isFinite(r.addedRttMs())) {
+        md.append(" (").append(ms(r.addedRttMs())).append(" measured)");
+      }
+      md.append(" |");
       rule.append("---:|");
     }
     md.append('\n').append(rule).append('\n');
@@ -68,20 +84,49 @@ public final class MarkdownReport {
 
   static String environment(LabEnvironment env, String profile) {
     if (env == null) {
-      return "";
+      return profile == null ? "" : "#### Environment\n\n- profile: " + profile + "\n";
     }
     StringBuilder md = new StringBuilder("#### Environment\n\n");
-    md.append("- profile: ").append(profile).append('\n')
-        .append("- ").append(env.description()).append('\n')
-        .append("- PostgreSQL ").append(env.postgresVersion()).append(", pgjdbc ")
-        .append(env.pgjdbcVersion()).append(", Toxiproxy ").append(env.toxiproxyVersion())
-        .append('\n')
-        .append("- Java ").append(env.javaVersion()).append(" (").append(env.javaVm())
-        .append("), ").append(env.os()).append(", ").append(env.cpus()).append(" CPUs\n")
-        .append("- server settings:");
-    env.postgresSettings().forEach((k, v) -> md.append(" `").append(k).append('=').append(v)
-        .append('`'));
-    return md.append("\n").toString();
+    if (profile != null) {
+      md.append("- profile: ").append(profile).append('\n');
+    }
+    if (env.description() != null) {
+      md.append("- ").append(env.description()).append('\n');
+    }
+    List<String> versions = new ArrayList<>();
+    if (env.postgresVersion() != null) {
+      versions.add("PostgreSQL " + env.postgresVersion());
+    }
+    if (env.pgjdbcVersion() != null) {
+      versions.add("pgjdbc " + env.pgjdbcVersion());
+    }
+    if (env.toxiproxyVersion() != null) {
+      versions.add("Toxiproxy " + env.toxiproxyVersion());
+    }
+    if (!versions.isEmpty()) {
+      md.append("- ").append(String.join(", ", versions)).append('\n');
+    }
+    List<String> machine = new ArrayList<>();
+    if (env.javaVersion() != null) {
+      machine.add("Java " + env.javaVersion() + (env.javaVm() == null ? ""
+          : " (" + env.javaVm() + ")"));
+    }
+    if (env.os() != null) {
+      machine.add(env.os());
+    }
+    if (env.cpus() > 0) {
+      machine.add(env.cpus() + " CPUs");
+    }
+    if (!machine.isEmpty()) {
+      md.append("- ").append(String.join(", ", machine)).append('\n');
+    }
+    if (env.postgresSettings() != null && !env.postgresSettings().isEmpty()) {
+      md.append("- server settings:");
+      env.postgresSettings().forEach((k, v) -> md.append(" `").append(k).append('=')
+          .append(v).append('`'));
+      md.append('\n');
+    }
+    return md.toString();
   }
 
   private static String params(Measurement m) {
@@ -92,12 +137,18 @@ public final class MarkdownReport {
   }
 
   private static String count(double v) {
+    if (!Double.isFinite(v)) {
+      return "-";
+    }
     return v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
         : String.format(Locale.ROOT, "%,.2f", v);
   }
 
   /** A time in the unit that reads best: 612 µs, 20.4 ms, 5.31 s, 5.3 min. */
   public static String duration(double ms) {
+    if (!Double.isFinite(ms)) {
+      return "-";
+    }
     if (ms < 1) {
       return String.format(Locale.ROOT, "%.0f µs", ms * 1000);
     }
