@@ -1,0 +1,246 @@
+package io.github.latencylab.report;
+
+import io.github.latencylab.env.LabEnvironment;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The report as one self-contained HTML page: inline CSS, the charts inlined as SVG (each also
+ * linked to its file under {@code charts/}), per suite the table of {@link MarkdownReport}
+ * (strategy, parameters, round trips and statements per operation, time at each RTT with
+ * predicted cells marked), the baseline check when there is one, and the environment.
+ */
+public final class HtmlReport {
+
+  private HtmlReport() {
+  }
+
+  private static final String CSS = """
+      :root { color-scheme: light; }
+      body { font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue',
+        Arial, sans-serif; color: #222; background: #fafafa; margin: 0; }
+      main { max-width: 1240px; margin: 0 auto; padding: 24px 28px 48px; background: #fff; }
+      h1 { font-size: 26px; margin: 0 0 4px; }
+      h2 { font-size: 21px; margin: 36px 0 10px; padding-top: 8px; border-top: 1px solid #ddd; }
+      h3 { font-size: 16px; margin: 22px 0 8px; }
+      .meta, .note { color: #555; }
+      .note { font-size: 13.5px; max-width: 900px; }
+      .scroll { overflow-x: auto; }
+      table { border-collapse: collapse; margin: 8px 0 6px; font-size: 13.5px; }
+      th, td { padding: 4px 8px; border-bottom: 1px solid #e6e6e6; text-align: left;
+        vertical-align: top; }
+      th { background: #f3f4f6; font-weight: 600; border-bottom: 2px solid #cfd3d9; }
+      td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+      tbody tr:nth-child(even) { background: #fafbfc; }
+      th small, td small { display: block; font-weight: normal; color: #666; font-size: 11.5px; }
+      td.predicted { font-style: italic; color: #555; }
+      .charts { display: flex; flex-direction: column; gap: 18px; margin: 14px 0; }
+      figure { margin: 0; }
+      figure svg { max-width: 100%; height: auto; border: 1px solid #e6e6e6; }
+      figcaption { font-size: 12.5px; color: #666; }
+      .status { display: inline-block; padding: 2px 10px; border-radius: 4px; color: #fff;
+        font-weight: 600; }
+      .pass { background: #1a7f37; } .fail { background: #c62828; }
+      ul.findings { font: 12.5px/1.55 ui-monospace, SFMono-Regular, Menlo, Consolas,
+        monospace; padding-left: 18px; }
+      ul.findings li.FAIL { color: #b71c1c; } ul.findings li.INFO { color: #555; }
+      dl { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px;
+        font-size: 13.5px; }
+      dt { color: #555; } dd { margin: 0; }
+      code { font-size: 12.5px; background: #f3f4f6; padding: 0 3px; border-radius: 3px; }
+      """;
+
+  /** The page, without a baseline check, with every chart inlined. */
+  public static String render(Results results) {
+    return render(results, null, SvgCharts.all(results));
+  }
+
+  /**
+   * The page.
+   *
+   * @param comparison the baseline check, or null
+   * @param charts the charts to inline (see {@link SvgCharts#all})
+   */
+  public static String render(Results results, BaselineComparison comparison,
+      List<SvgCharts.Chart> charts) {
+    StringBuilder h = new StringBuilder();
+    h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .append("<title>latency-lab report</title>\n<style>\n").append(CSS)
+        .append("</style>\n</head>\n<body>\n<main>\n");
+    h.append("<h1>latency-lab report</h1>\n<p class=\"meta\">");
+    List<String> meta = new ArrayList<>();
+    if (results.kind() != null) {
+      meta.add(results.kind().equals("jmh") ? "from JMH's JSON results" : results.kind());
+    }
+    if (results.profile() != null) {
+      meta.add(results.profile() + " profile");
+    }
+    if (results.createdAt() != null) {
+      meta.add(results.createdAt());
+    }
+    meta.add(results.measurements().size() + " cells");
+    h.append(esc(String.join(" \u00b7 ", meta))).append("</p>\n");
+
+    h.append("<p class=\"note\">Each cell is the mean time of one operation (JMH) at one added"
+        + " round-trip time L. Round trips and statements per operation are counted at the"
+        + " socket and do not depend on L. An operation that makes R round trips takes about"
+        + " <b>T(L) = T(L0) + R \u00d7 (L \u2212 L0)</b>: the gap between strategies grows with"
+        + " L by their difference in round trips. <i>Italic cells marked *</i> are"
+        + " <b>predicted</b> by that model from the same row's measured cell (or scaled from a"
+        + " smaller size), not measured, because measuring them would take too long; hover"
+        + " over one to see from what. Column headers give the RTT set and what it really added,"
+        + " measured. See docs/reading-results.md.</p>\n");
+
+    if (comparison != null) {
+      h.append("<h2>Baseline check</h2>\n<p><span class=\"status ")
+          .append(comparison.passed() ? "pass\">PASS" : "fail\">FAIL").append("</span> ")
+          .append(esc(comparison.summary())).append("</p>\n");
+      if (!comparison.findings().isEmpty()) {
+        h.append("<ul class=\"findings\">\n");
+        for (BaselineComparison.Finding f : comparison.findings()) {
+          h.append("<li class=\"").append(f.level()).append("\">").append(esc(f.toString()))
+              .append("</li>\n");
+        }
+        h.append("</ul>\n");
+      }
+    }
+
+    Map<String, List<Measurement>> bySuite = new LinkedHashMap<>();
+    for (Measurement m : results.measurements()) {
+      bySuite.computeIfAbsent(m.benchmark(), k -> new ArrayList<>()).add(m);
+    }
+    bySuite.forEach((suite, cells) -> {
+      h.append("<h2 id=\"").append(esc(anchor(suite))).append("\">").append(esc(suite))
+          .append("</h2>\n");
+      table(h, cells);
+      List<SvgCharts.Chart> mine = charts.stream().filter(c -> c.suite().equals(suite))
+          .toList();
+      if (!mine.isEmpty()) {
+        h.append("<div class=\"charts\">\n");
+        for (SvgCharts.Chart c : mine) {
+          h.append("<figure>\n").append(c.svg()).append("<figcaption>file: <a href=\"charts/")
+              .append(esc(c.fileName())).append("\">charts/").append(esc(c.fileName()))
+              .append("</a></figcaption>\n</figure>\n");
+        }
+        h.append("</div>\n");
+      }
+    });
+    environment(h, results.environment(), results.profile());
+    h.append("</main>\n</body>\n</html>\n");
+    return h.toString();
+  }
+
+  private static void table(StringBuilder h, List<Measurement> cells) {
+    TreeSet<Measurement> rtts = new TreeSet<>(Comparator.comparingDouble(Measurement::rttMs));
+    rtts.addAll(cells);
+    List<Measurement> sorted = new ArrayList<>(cells);
+    sorted.sort(Comparator.comparing(Baseline.Cell::of, Baseline.ORDER));
+    Map<String, Map<String, Measurement>> ordered = new LinkedHashMap<>();
+    for (Measurement m : sorted) {
+      ordered.computeIfAbsent(m.series(), k -> new LinkedHashMap<>()).put(m.rtt(), m);
+    }
+    h.append("<div class=\"scroll\"><table>\n<thead><tr><th>strategy</th><th>parameters</th>"
+        + "<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>");
+    for (Measurement r : rtts) {
+      h.append("<th class=\"n\">").append(esc(r.rtt()));
+      if (Double.isFinite(r.addedRttMs())) {
+        h.append(String.format(Locale.ROOT, "<small>%.2f ms measured</small>",
+            r.addedRttMs()));
+      }
+      h.append("</th>");
+    }
+    h.append("</tr></thead>\n<tbody>\n");
+    ordered.forEach((series, byRtt) -> {
+      Measurement any = byRtt.values().stream().filter(m -> !m.predicted()).findFirst()
+          .orElse(byRtt.values().iterator().next());
+      String approx = any.predicted() ? "\u2248" : "";
+      h.append("<tr><td>").append(esc(any.strategy())).append("</td><td>")
+          .append(esc(params(any.params()))).append("</td><td class=\"n\">").append(approx)
+          .append(count(any.roundTripsPerOp())).append("</td><td class=\"n\">").append(approx)
+          .append(count(any.statementsPerOp())).append("</td>");
+      for (Measurement r : rtts) {
+        Measurement cell = byRtt.get(r.rtt());
+        if (cell == null) {
+          h.append("<td class=\"n\">-</td>");
+        } else if (cell.predicted()) {
+          h.append("<td class=\"n predicted\" title=\"").append(esc(cell.note())).append("\">")
+              .append(esc(MarkdownReport.duration(cell.timeMs()))).append("*</td>");
+        } else {
+          h.append("<td class=\"n\">").append(esc(MarkdownReport.duration(cell.timeMs())));
+          if (Double.isFinite(cell.timeErrorMs())) {
+            h.append("<small>\u00b1 ").append(esc(MarkdownReport.duration(cell.timeErrorMs())))
+                .append("</small>");
+          }
+          h.append("</td>");
+        }
+      }
+      h.append("</tr>\n");
+    });
+    h.append("</tbody>\n</table></div>\n");
+  }
+
+  private static void environment(StringBuilder h, LabEnvironment env, String profile) {
+    h.append("<h2>Environment</h2>\n");
+    if (env == null) {
+      h.append("<p class=\"note\">Not recorded with these results.</p>\n");
+      return;
+    }
+    h.append("<dl>\n");
+    item(h, "profile", profile);
+    item(h, "backend", env.backend());
+    item(h, "lab", env.description());
+    item(h, "PostgreSQL", env.postgresVersion());
+    item(h, "pgjdbc", env.pgjdbcVersion());
+    item(h, "Toxiproxy", env.toxiproxyVersion());
+    item(h, "Java", env.javaVersion() == null ? null
+        : env.javaVersion() + (env.javaVm() == null ? "" : " (" + env.javaVm() + ")"));
+    item(h, "OS", env.os());
+    item(h, "CPUs", env.cpus() > 0 ? String.valueOf(env.cpus()) : null);
+    item(h, "max heap", env.maxHeapMb() > 0 ? env.maxHeapMb() + " MB" : null);
+    if (env.postgresSettings() != null && !env.postgresSettings().isEmpty()) {
+      StringBuilder s = new StringBuilder();
+      new TreeMap<>(env.postgresSettings()).forEach((k, v) -> s.append("<code>").append(esc(k))
+          .append('=').append(esc(v)).append("</code> "));
+      h.append("<dt>server settings</dt><dd>").append(s.toString().trim()).append("</dd>\n");
+    }
+    h.append("</dl>\n");
+  }
+
+  private static void item(StringBuilder h, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      h.append("<dt>").append(esc(name)).append("</dt><dd>").append(esc(value))
+          .append("</dd>\n");
+    }
+  }
+
+  private static String params(Map<String, String> params) {
+    StringBuilder s = new StringBuilder();
+    params.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=')
+        .append(v));
+    return s.toString();
+  }
+
+  private static String count(double v) {
+    if (!Double.isFinite(v)) {
+      return "-";
+    }
+    return v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
+        : String.format(Locale.ROOT, "%,.2f", v);
+  }
+
+  private static String anchor(String s) {
+    return s.replaceAll("[^A-Za-z0-9_-]+", "-");
+  }
+
+  /** HTML text and attribute values. */
+  static String esc(String s) {
+    return s == null ? "" : SvgCharts.escape(s);
+  }
+}

@@ -1,0 +1,138 @@
+package io.github.latencylab.report;
+
+import static io.github.latencylab.report.Cells.measured;
+import static io.github.latencylab.report.Cells.results;
+import static io.github.latencylab.report.Cells.run;
+import static io.github.latencylab.report.Cells.runWith;
+import static io.github.latencylab.report.Cells.withCounts;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportWriterTest {
+
+  @Test
+  void writesResultsMarkdownHtmlAndChartsAndReturnsThem(@TempDir Path dir) throws Exception {
+    Results r = JmhJson.read(JmhJsonTest.fixture("jmh-insert.json"));
+    Path out = dir.resolve("report");
+
+    List<Path> files = ReportWriter.write(r, out);
+
+    assertThat(files).containsExactly(out.resolve("results.json"), out.resolve("report.md"),
+        out.resolve("report.html"),
+        out.resolve("charts/InsertBenchmark-rows-1000-time.svg"),
+        out.resolve("charts/InsertBenchmark-rows-1000-round-trips.svg"),
+        out.resolve("charts/InsertBenchmark-rows-10000-time.svg"),
+        out.resolve("charts/InsertBenchmark-rows-10000-round-trips.svg"));
+    assertThat(files).allSatisfy(f -> assertThat(Files.size(f)).isPositive());
+    assertThat(Results.read(out.resolve("results.json"))).isEqualTo(r);
+    assertThat(Files.readString(out.resolve("report.md"))).isEqualTo(MarkdownReport.render(r));
+    for (Path svg : files.subList(3, files.size())) {
+      SvgChartsTest.parse(Files.readString(svg));
+    }
+    // results.json written by the report reads back as the same report
+    assertThat(JmhJson.read(out.resolve("results.json"))).isEqualTo(r);
+  }
+
+  @Test
+  void withAComparisonItsFindingsGoIntoEveryPageAndATextFile(@TempDir Path dir)
+      throws Exception {
+    Baseline baseline = Baseline.from(results(run()));
+    String key = "InsertBenchmark.executeBatch rows=1000 @ 20ms";
+    Results changed = runWith(key, m -> withCounts(m, 1000, 1000));
+    BaselineComparison c = BaselineComparison.compare(baseline, changed);
+
+    List<Path> files = ReportWriter.write(changed, dir, c);
+
+    assertThat(files).last().isEqualTo(dir.resolve("baseline-comparison.txt"));
+    assertThat(Files.readString(dir.resolve("baseline-comparison.txt"))).isEqualTo(c.report());
+    String line = "FAIL " + key + ": round trips/op 4 -&gt; 1000 (must match exactly: round"
+        + " trips are deterministic)";
+    assertThat(Files.readString(dir.resolve("report.html")))
+        .contains("<span class=\"status fail\">FAIL</span>", "<li class=\"FAIL\">" + line);
+    assertThat(Files.readString(dir.resolve("report.md")))
+        .startsWith("### Baseline check\n\nBaseline check FAILED: 1 failure")
+        .contains(line.replace("&gt;", ">"));
+  }
+
+  @Test
+  void theHtmlPageHasTheTablesTheChartsTheModelAndTheEnvironment() throws Exception {
+    Results r = JmhJson.read(JmhJsonTest.fixture("results-hibernate.json"));
+
+    String html = HtmlReport.render(r);
+
+    assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n")
+        .contains("<style>", "<h2 id=\"HibernateInsertBenchmark\">HibernateInsertBenchmark</h2>",
+            "T(L) = T(L0) + R \u00d7 (L \u2212 L0)", "<b>predicted</b>",
+            "<dt>PostgreSQL</dt><dd>17.6</dd>", "<dt>CPUs</dt><dd>2</dd>",
+            "<code>fsync=off</code>", "<th class=\"n\">0.5ms<small>0.50 ms measured</small>")
+        .doesNotContain("<link", "<script", "src=\"http");
+    // one row per strategy and size, counts from the measured cells, 'about' when predicted
+    assertThat(html).contains("<tr><td>hibernatePersist</td><td>rows=1000</td><td class=\"n\">"
+        + "1,001</td><td class=\"n\">1,002</td><td class=\"n\">759 ms</td></tr>");
+    assertThat(html).contains("<tr><td>hibernatePersist</td><td>rows=10000</td><td class=\"n\">"
+        + "\u224810,010</td><td class=\"n\">\u224810,020</td><td class=\"n predicted\" title=\""
+        + "predicted: scaled x10 from HibernateInsertBenchmark.hibernatePersist rows=1000 (time,"
+        + " round trips and statements grow with the size)\">7.59 s*</td></tr>");
+    // the charts inline: time and round trips for each of the 3 sizes
+    assertThat(count(html, "<svg xmlns=\"http://www.w3.org/2000/svg\"")).isEqualTo(6);
+    assertThat(html).contains("<a href=\"charts/HibernateInsertBenchmark-rows-100-time.svg\">");
+  }
+
+  @Test
+  void theHtmlPageEscapesNames() {
+    String html = HtmlReport.render(results(List.of(measured("Suite<x>", "a&b", Map.of("k",
+        "<v>"), "0.5ms", 0.5, 1, 1, 1))));
+
+    assertThat(html).contains("<h2 id=\"Suite-x-\">Suite&lt;x&gt;</h2>",
+        "<tr><td>a&amp;b</td><td>k=&lt;v&gt;</td>").doesNotContain("<x>", "<v>");
+  }
+
+  @Test
+  void theConsoleTableIsCompactAndFixedWidth() {
+    assertThat(ReportWriter.consoleTable(results(run()))).isEqualTo("""
+        suite            strategy      params     RT/op     0.5ms       20ms
+        --------------------------------------------------------------------
+        InsertBenchmark  executeBatch  rows=1000      4  14.00 ms   94.00 ms
+        InsertBenchmark  executeEach   rows=1000  1,000    586 ms    20.09 s*
+        time per operation (JMH mean) at each added RTT; RT/op: round trips per operation,\
+         counted at the socket
+        * predicted by the model T(L) = T(L0) + round trips x (L - L0), not measured; ~ an\
+         estimate scaled from a smaller size
+        """);
+  }
+
+  @Test
+  void theConsoleTableShowsEveryRttOfEverySuite() throws Exception {
+    Results r = JmhJson.read(JmhJsonTest.fixture("jmh-units.json"));
+
+    String table = ReportWriter.consoleTable(r);
+
+    assertThat(table).isEqualTo("""
+        suite               strategy      params     RT/op     0ms    0.5ms       1ms       20ms
+        ----------------------------------------------------------------------------------------
+        InsertBenchmark     executeBatch  rows=1000      4       -        -         -   35.20 ms
+        InsertBenchmark     executeEach   rows=1000      -       -   586 ms         -          -
+        RoundTripBenchmark  selectOne                    -       -        -   2.50 ms          -
+        Other               work          size=10        -  250 µs        -         -          -
+        time per operation (JMH mean) at each added RTT; RT/op: round trips per operation,\
+         counted at the socket
+        """);
+  }
+
+  static int count(String text, String what) {
+    Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
+    int n = 0;
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
+}
