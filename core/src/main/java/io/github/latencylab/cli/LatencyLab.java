@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     versionProvider = LatencyLab.Version.class,
     description = "What database round trips cost: PostgreSQL behind Toxiproxy, round trips"
         + " counted at the wire.",
-    subcommands = {CalibrateCommand.class})
+    subcommands = {CalibrateCommand.class, ReportCommand.class})
 public final class LatencyLab implements Runnable {
 
   @CommandLine.Spec

@@ -1,0 +1,76 @@
+package io.github.latencylab.cli;
+
+import io.github.latencylab.report.Baseline;
+import io.github.latencylab.report.BaselineComparison;
+import io.github.latencylab.report.JmhJson;
+import io.github.latencylab.report.ReportWriter;
+import io.github.latencylab.report.Results;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./latency-lab report}: the report of a result file (JMH's JSON or latency-lab's
+ * results.json), and with {@code --baseline} the regression check against it.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true,
+    description = {"Renders a report (report.md, report.html, charts/*.svg, results.json) from"
+        + " JMH's JSON results of the latency-lab suites or from a results.json, and prints its"
+        + " table.",
+        "With --baseline, checks the results against it: round trips and statements per"
+            + " operation exactly, time within the baseline's tolerances; exit code 1 on a"
+            + " regression."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:report written (and the baseline check passed)",
+        "1:the baseline check failed", "2:bad input (the message says what)"})
+public final class ReportCommand implements Callable<Integer> {
+
+  @Option(names = "--results", paramLabel = "FILE", required = true,
+      description = "JMH's JSON results (-rf json, e.g. jmh-results.json) or latency-lab's"
+          + " results.json")
+  Path results;
+
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-report",
+      description = "Where the report goes (default: ${DEFAULT-VALUE})")
+  Path out;
+
+  @Option(names = "--baseline", paramLabel = "FILE",
+      description = "A regression baseline to check against, e.g. src/latency-baseline.json")
+  Path baseline;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Results run = JmhJson.read(results);
+    BaselineComparison comparison = null;
+    if (baseline != null) {
+      comparison = BaselineComparison.compare(Baseline.read(baseline), run);
+    }
+    List<Path> written;
+    try {
+      written = ReportWriter.write(run, out, comparison);
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot write the report to " + out + ": " + e, e);
+    }
+    PrintWriter stdout = spec.commandLine().getOut();
+    stdout.print(ReportWriter.consoleTable(run));
+    stdout.println();
+    stdout.println("wrote " + written.size() + " files to " + out + ": report.html, report.md,"
+        + " results.json, charts/ (" + (written.size() - 3 - (comparison == null ? 0 : 1))
+        + " SVG)");
+    if (comparison != null) {
+      stdout.println();
+      stdout.print(comparison.report());
+    }
+    stdout.flush();
+    return comparison == null || comparison.passed() ? 0 : 1;
+  }
+}

@@ -1,0 +1,127 @@
+package io.github.latencylab.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.latencylab.cli.LatencyLab;
+import io.github.latencylab.cli.ReportCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code ./latency-lab report} through the launcher's own command line (its exception handler
+ * turns IllegalArgumentException and IllegalStateException into a message and exit code 2).
+ */
+class ReportCommandTest {
+
+  static final Path JMH = JmhJsonTest.fixture("jmh-insert.json").toAbsolutePath();
+
+  record Run(int exitCode, String out, String err) {
+  }
+
+  static Run run(String... args) throws Exception {
+    Method factory = LatencyLab.class.getDeclaredMethod("commandLine");
+    factory.setAccessible(true);
+    CommandLine cl = (CommandLine) factory.invoke(null);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void isASubcommandOfTheLauncher() {
+    Object command = new CommandLine(new LatencyLab()).getSubcommands().get("report")
+        .getCommand();
+    assertThat(command).isInstanceOf(ReportCommand.class);
+  }
+
+  @Test
+  void rendersTheReportAndPrintsTheTable(@TempDir Path dir) throws Exception {
+    Run r = run("report", "--results", JMH.toString(), "--out", dir.toString());
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out()).startsWith("suite            strategy        params      RT/op     0.5ms       20ms\n")
+        .contains("InsertBenchmark  multiRowValues  rows=10000     11    146 ms     303 ms\n")
+        .contains("wrote 7 files to " + dir + ": report.html, report.md, results.json,"
+            + " charts/ (4 SVG)");
+    assertThat(dir.resolve("report.html")).isNotEmptyFile();
+    assertThat(dir.resolve("charts/InsertBenchmark-rows-10000-time.svg")).isNotEmptyFile();
+  }
+
+  @Test
+  void aPassingBaselineExitsZeroAndAFailingOneExitsOne(@TempDir Path dir) throws Exception {
+    Results results = JmhJson.read(JMH);
+    Path good = dir.resolve("good.json");
+    Baseline.from(results).write(good);
+    Run pass = run("report", "--results", JMH.toString(), "--out", dir.resolve("a").toString(),
+        "--baseline", good.toString());
+    assertThat(pass.exitCode()).isZero();
+    assertThat(pass.out()).contains("Baseline check passed: 8 cells compared");
+
+    Baseline b = Baseline.from(results);
+    java.util.List<Baseline.Cell> cells = new java.util.ArrayList<>(b.cells());
+    Baseline.Cell c = cells.get(0);
+    cells.set(0, new Baseline.Cell(c.suite(), c.strategy(), c.params(), c.rtt(), c.rttMs(), 1,
+        c.statementsPerOp(), c.timeMs(), null));
+    Path bad = dir.resolve("bad.json");
+    new Baseline(1, null, null, null, null, cells).write(bad);
+    Run fail = run("report", "--results", JMH.toString(), "--out", dir.resolve("b").toString(),
+        "--baseline", bad.toString());
+    assertThat(fail.exitCode()).isEqualTo(1);
+    assertThat(fail.out()).contains("Baseline check FAILED: 1 failure, 8 cells compared",
+        "FAIL InsertBenchmark.copyCsv rows=1000 @ 0.5ms: round trips/op 1 -> 2 (must match"
+            + " exactly: round trips are deterministic)");
+    assertThat(dir.resolve("b/baseline-comparison.txt")).content().startsWith(
+        "Baseline check FAILED");
+  }
+
+  @Test
+  void badInputIsAMessageNamingTheFileNotAStackTrace(@TempDir Path dir) throws Exception {
+    Path missing = dir.resolve("nope.json");
+    Run r = run("report", "--results", missing.toString(), "--out", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("latency-lab: Cannot read " + missing + ": no such file"
+        + System.lineSeparator());
+
+    Path text = Files.writeString(dir.resolve("jmh-output.txt"), "Benchmark  Mode  Cnt\n");
+    r = run("report", "--results", text.toString(), "--out", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).startsWith("latency-lab: Cannot read " + text + ": not JSON (")
+        .doesNotContain("Exception", "\tat ");
+
+    Path empty = Files.writeString(dir.resolve("empty.json"), "[]");
+    r = run("report", "--results", empty.toString(), "--out", dir.toString());
+    assertThat(r.err()).isEqualTo("latency-lab: No benchmark in " + empty + ": JMH's JSON"
+        + " results are an empty array" + System.lineSeparator());
+
+    Path noBaseline = dir.resolve("latency-baseline.json");
+    r = run("report", "--results", JMH.toString(), "--out", dir.resolve("o").toString(),
+        "--baseline", noBaseline.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("latency-lab: Cannot read the baseline " + noBaseline
+        + ": no such file (create it with -Dlatencylab.updateBaseline=true)"
+        + System.lineSeparator());
+
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    r = run("report", "--results", JMH.toString(), "--out", file.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).startsWith("latency-lab: Cannot write the report to " + file + ": ");
+  }
+
+  @Test
+  void theResultsOptionIsRequired() throws Exception {
+    Run r = run("report");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).startsWith("Missing required option: '--results=FILE'");
+  }
+}
