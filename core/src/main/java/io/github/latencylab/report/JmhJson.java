@@ -1,6 +1,7 @@
 package io.github.latencylab.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.latencylab.env.LabEnvironment;
@@ -33,7 +34,9 @@ import java.util.regex.Pattern;
  */
 public final class JmhJson {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  // a results.json from a newer version may have more fields: read what this one knows
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   private static final Pattern RTT =
       Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(us|µs|ms|s)", Pattern.CASE_INSENSITIVE);
 

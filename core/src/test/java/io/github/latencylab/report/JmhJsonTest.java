@@ -112,6 +112,18 @@ class JmhJsonTest {
   }
 
   @Test
+  void aResultsJsonWithFieldsThisVersionDoesNotKnowStillReads(@TempDir Path dir)
+      throws Exception {
+    String json = Files.readString(fixture("results-hibernate.json"))
+        .replace("\"kind\": \"bench\",", "\"kind\": \"bench\", \"gitCommit\": \"abc\",")
+        .replace("\"predicted\": false,", "\"predicted\": false, \"p99Ms\": 1.5,");
+    assertThat(json).contains("gitCommit", "p99Ms");
+    Path file = Files.writeString(dir.resolve("results.json"), json);
+
+    assertThat(JmhJson.read(file)).isEqualTo(JmhJson.read(fixture("results-hibernate.json")));
+  }
+
+  @Test
   void aMissingFileIsNamed() {
     Path missing = Path.of("src/test/resources/report/no-such.json");
     assertThatThrownBy(() -> JmhJson.read(missing))
