@@ -117,7 +117,9 @@ public final class SvgCharts {
         .thenComparing(Comparator.comparingDouble((Series s) -> s.last().timeMs()).reversed()));
 
     String title = timeTitle(suite, params);
-    Svg svg = new Svg(W, H, title);
+    // taller when the legend needs it: 36 px per strategy, its title and the marker key
+    int height = Math.max(H, TOP + 26 + 36 * series.size() + 30 + BOTTOM);
+    Svg svg = new Svg(W, height, title);
     svg.text(LEFT - 60, 30, "start", 18, "bold", INK, title);
     svg.text(LEFT - 60, 52, "start", 12.5, "normal", MUTED, "Mean time per operation (JMH)"
         + " against the added round-trip time, both on log scales.");
@@ -126,7 +128,7 @@ public final class SvgCharts {
         + " (L \u2212 L0).");
 
     double plotRight = W - LEGEND;
-    double plotBottom = H - BOTTOM;
+    double plotBottom = height - BOTTOM;
     if (series.isEmpty()) {
       svg.text((LEFT + plotRight) / 2, (TOP + plotBottom) / 2, "middle", 14, "normal", MUTED,
           "no time per operation to plot");
@@ -181,7 +183,7 @@ public final class SvgCharts {
     }
     svg.line(LEFT, plotBottom, plotRight, plotBottom, INK, 1.2, null);
     svg.line(LEFT, TOP, LEFT, plotBottom, INK, 1.2, null);
-    svg.text((LEFT + plotRight) / 2, H - 16, "middle", 13, "normal", INK,
+    svg.text((LEFT + plotRight) / 2, height - 16, "middle", 13, "normal", INK,
         "added round-trip time L (ms, log scale)");
     svg.verticalText(20, (TOP + plotBottom) / 2, 13, INK, "time per operation (log scale)");
 
@@ -525,7 +527,8 @@ public final class SvgCharts {
               color)
           : String.format(Locale.ROOT, "fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"1\"",
               color);
-      String shape = switch (index % SHAPES) {
+      // past the palette, colours repeat with the next shape: 50 distinct pairs
+      String shape = switch ((index + index / COLORS.length) % SHAPES) {
         case 0 -> String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"",
             x, y, r);
         case 1 -> String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\""

@@ -193,6 +193,31 @@ class SvgChartsTest {
   }
 
   @Test
+  void aLongLegendMakesTheChartTallerInsteadOfOverflowing() throws Exception {
+    List<Measurement> cells = new ArrayList<>();
+    for (int i = 0; i < 14; i++) {
+      cells.add(measured("strategy" + i, "0.5ms", 0.5, 10 + i, 2, 1));
+    }
+    Document d = parse(SvgCharts.timeVsRtt("S", Map.of(), cells));
+
+    int height = Integer.parseInt(d.getDocumentElement().getAttribute("height"));
+    double lowest = elements(d, "text").stream()
+        .mapToDouble(t -> Double.parseDouble(t.getAttribute("y"))).max().orElseThrow();
+    assertThat(series(d)).hasSize(14);
+    // 10 colours, by name: strategy0, strategy1, strategy10 ... strategy13, strategy2 ...;
+    // the 11th, strategy6, has strategy0's colour again but another marker shape
+    Element first = series(d, "strategy0");
+    Element eleventh = series(d, "strategy6");
+    assertThat(markers(first).get(0).getAttribute("fill"))
+        .isEqualTo(markers(eleventh).get(0).getAttribute("fill"));
+    assertThat(markers(first).get(0).getTagName())
+        .isNotEqualTo(markers(eleventh).get(0).getTagName());
+    assertThat(height).isGreaterThan(560);
+    assertThat(lowest).isLessThan(height);
+    assertThat(d.getDocumentElement().getAttribute("viewBox")).isEqualTo("0 0 980 " + height);
+  }
+
+  @Test
   void nothingToPlotStillGivesAValidChart() throws Exception {
     Measurement none = measured("copyCsv", "0.5ms", 0.5, Double.NaN, Double.NaN, Double.NaN);
     Document time = parse(SvgCharts.timeVsRtt("S", Map.of(), List.of(none)));
