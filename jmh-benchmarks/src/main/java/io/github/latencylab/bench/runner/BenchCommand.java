@@ -10,7 +10,9 @@ import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
-import io.github.latencylab.report.MarkdownReport;
+import io.github.latencylab.report.Baseline;
+import io.github.latencylab.report.BaselineComparison;
+import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Measurement;
 import io.github.latencylab.report.Results;
 import java.io.FileOutputStream;
@@ -57,8 +59,8 @@ public final class BenchCommand implements LatencyLabSubcommand {
   String include;
 
   @Option(names = "--profile", paramLabel = "P", defaultValue = "quick",
-      description = "quick (default: 0.5, 20, 320 ms, small sizes, short iterations) or full"
-          + " (0.5 to 320 ms, sizes up to 1,000,000)")
+      description = "quick (default: 0.5, 20, 320 ms, small sizes, short iterations), full"
+          + " (0.5 to 320 ms, sizes up to 1,000,000) or verify (what ./mvnw verify runs)")
   String profileName;
 
   @Option(names = "--rtt", paramLabel = "LIST", converter = RttConverter.class,
@@ -69,9 +71,28 @@ public final class BenchCommand implements LatencyLabSubcommand {
       description = "Values of a suite parameter instead of the profile's, e.g. rows=1000000")
   Map<String, String> paramOverrides = new TreeMap<>();
 
+  @Option(names = "--budget", paramLabel = "SECONDS",
+      description = "Longest a cell may take before it is predicted instead (default: the"
+          + " profile's: quick 15, full 120, verify 10)")
+  Integer budgetSeconds;
+
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-bench",
       description = "Where results go (default: ${DEFAULT-VALUE})")
   Path out;
+
+  @Option(names = "--baseline", paramLabel = "FILE",
+      description = "Compare with this baseline: round trips and statements exactly, times within"
+          + " its tolerances; exit status 1 on a regression")
+  Path baseline;
+
+  @Option(names = "--update-baseline", arity = "0..1", fallbackValue = "true",
+      description = "Write this run as the new --baseline instead of comparing")
+  boolean updateBaseline;
+
+  @Option(names = "--skip-unavailable",
+      description = "Exit quietly (status 0, one line) when the backend cannot start here without"
+          + " pulling images, e.g. testcontainers without Docker")
+  boolean skipUnavailable;
 
   @Mixin
   LabOptions labOptions;
@@ -79,8 +100,18 @@ public final class BenchCommand implements LatencyLabSubcommand {
   @Override
   public Integer call() throws Exception {
     Profile profile = profile(profileName);
+    if (skipUnavailable) {
+      var reason = Lab.unavailableReason(labOptions.config());
+      if (reason.isPresent()) {
+        System.err.println("latency-lab: bench skipped on " + labOptions.config().backend()
+            .label() + ": " + reason.get());
+        return 0;
+      }
+    }
     List<Rtt> sweep = new ArrayList<>(rtts != null ? rtts : profile.rtts);
     sweep.sort(null);
+    Budget budget = new Budget(profile, budgetSeconds == null
+        ? profile.cellBudget : java.time.Duration.ofSeconds(budgetSeconds));
     Map<String, String[]> sizes = new TreeMap<>(profile.sizes);
     paramOverrides.forEach((k, v) -> sizes.put(k, v.split(",")));
     List<Cell> cells = plan(include, sizes);
@@ -105,7 +136,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
         SharedLab shared = SharedLab.of(lab, measured);
         for (Cell cell : cells) {
           progress.working(cell + " @ " + rtt);
-          Measurement predicted = predict(cell, measured, results, profile);
+          Measurement predicted = predict(cell, measured, results, budget);
           if (predicted != null) {
             results.add(predicted);
           } else {
@@ -121,13 +152,39 @@ public final class BenchCommand implements LatencyLabSubcommand {
         .toString()).writeOut(raw);
     Results all = new Results("bench", Instant.now().toString(),
         profile.name().toLowerCase(Locale.ROOT), environment, results);
-    all.write(out.resolve("results.json"));
-    String markdown = MarkdownReport.render(all);
-    Files.writeString(out.resolve("report.md"), markdown);
-    System.out.println(markdown);
-    System.out.println("wrote " + out.resolve("results.json") + ", " + out.resolve("report.md")
-        + ", " + out.resolve("jmh-results.json"));
+    BaselineComparison comparison = compare(all);
+    ReportWriter.write(all, out, comparison);
+    System.out.println();
+    System.out.print(ReportWriter.consoleTable(all));
+    System.out.println("report: " + out.resolve("report.html") + " (also report.md, results.json,"
+        + " charts/, jmh-results.json)");
+    if (comparison == null) {
+      return 0;
+    }
+    System.out.println(comparison.report());
+    if (!comparison.passed()) {
+      System.out.println("latency-lab: the change made the numbers worse (above). If it is"
+          + " intended, rewrite the baseline with -Dlatencylab.updateBaseline=true and commit it.");
+      return 1;
+    }
     return 0;
+  }
+
+  /** The comparison with --baseline, or null (none asked for, or the baseline rewritten). */
+  private BaselineComparison compare(Results all) throws java.io.IOException {
+    if (baseline == null) {
+      return null;
+    }
+    if (updateBaseline) {
+      Baseline.update(all, baseline);
+      System.out.println("latency-lab: baseline rewritten: " + baseline + " (review and commit it)");
+      return null;
+    }
+    if (!Files.exists(baseline)) {
+      throw new IllegalStateException("No baseline at " + baseline + ": create it on purpose"
+          + " with -Dlatencylab.updateBaseline=true (./mvnw verify) or --update-baseline");
+    }
+    return BaselineComparison.compare(Baseline.read(baseline), all);
   }
 
   static Profile profile(String name) {
@@ -136,7 +193,15 @@ public final class BenchCommand implements LatencyLabSubcommand {
         return p;
       }
     }
-    throw new IllegalArgumentException("Invalid --profile '" + name + "': expected quick or full");
+    throw new IllegalArgumentException("Invalid --profile '" + name
+        + "': expected quick, full or verify");
+  }
+
+  /** How long a cell may take: the profile's iterations within a time budget. */
+  record Budget(Profile profile, java.time.Duration limit) {
+    boolean fits(double opMs) {
+      return profile.forks * profile.estimatedCellMs(opMs) <= limit.toMillis();
+    }
   }
 
   /** One benchmark method with one value for each of its parameters other than rtt. */
@@ -200,7 +265,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
    * from the same series at a lower RTT, or else from a smaller size at this RTT.
    */
   static Measurement predict(Cell cell, RttMeasurement rtt, List<Measurement> done,
-      Profile profile) {
+      Budget budget) {
     Measurement base = null;
     for (Measurement m : done) {
       if (!m.predicted() && sameSeries(m, cell) && (base == null || m.rttMs() > base.rttMs())) {
@@ -210,7 +275,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
     if (base != null) {
       Measurement moved = base.predictAt(rtt.configured().toString(), rtt.configured().millis(),
           rtt.addedMeanMs(), rtt.baseline().meanMs());
-      return profile.fits(moved.timeMs()) ? null : moved;
+      return budget.fits(moved.timeMs()) ? null : moved;
     }
     Measurement smaller = null;
     for (Measurement m : done) {
@@ -221,7 +286,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
       }
     }
     if (smaller == null || smaller.timeMs() * cell.size() / sizeOf(smaller) <= 0
-        || profile.fits(smaller.timeMs() * cell.size() / sizeOf(smaller))) {
+        || budget.fits(smaller.timeMs() * cell.size() / sizeOf(smaller))) {
       return null;
     }
     double factor = cell.size() / sizeOf(smaller);
