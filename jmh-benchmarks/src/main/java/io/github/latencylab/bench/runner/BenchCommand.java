@@ -334,6 +334,9 @@ public final class BenchCommand implements LatencyLabSubcommand {
         StandardCharsets.UTF_8)) {
       results = new Runner(options.build(),
           OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
+    } catch (org.openjdk.jmh.runner.RunnerException e) {
+      throw new IllegalStateException("JMH could not run " + cell + " at " + rtt + ": "
+          + e.getMessage() + " (JMH's log: " + jmhLog + ")", e);
     }
     if (results.isEmpty()) {
       throw new IllegalStateException("JMH produced no result for " + cell + " at " + rtt
