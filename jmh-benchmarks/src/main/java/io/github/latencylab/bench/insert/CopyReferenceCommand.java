@@ -106,7 +106,7 @@ public final class CopyReferenceCommand implements LatencyLabSubcommand {
         double h = rows / median(helper);
         double p = rows / median(reference);
         table.append(String.format(Locale.ROOT, "%-6s | %-12s | %,16.0f | %,16.0f | %.2f%n",
-            rtt, String.format(Locale.ROOT, "+%.2f ms", m.addedMeanMs()), h, p, h / p));
+            rtt, String.format(Locale.ROOT, "%+.2f ms", m.addedMeanMs()), h, p, h / p));
       }
     } finally {
       Files.deleteIfExists(csv);
