@@ -58,7 +58,4 @@ public enum Profile {
     return warmupIterations * perIteration + measurementIterations * measuring;
   }
 
-  boolean fits(double opMs) {
-    return forks * estimatedCellMs(opMs) <= cellBudget.toMillis();
-  }
 }
