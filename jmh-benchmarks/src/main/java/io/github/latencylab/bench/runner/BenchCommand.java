@@ -152,7 +152,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
         .toString()).writeOut(raw);
     Results all = new Results("bench", Instant.now().toString(),
         profile.name().toLowerCase(Locale.ROOT), environment, results);
-    BaselineComparison comparison = compare(all);
+    BaselineComparison comparison = compare(all, cells, sweep);
     ReportWriter.write(all, out, comparison);
     System.out.println();
     System.out.print(ReportWriter.consoleTable(all));
@@ -171,7 +171,8 @@ public final class BenchCommand implements LatencyLabSubcommand {
   }
 
   /** The comparison with --baseline, or null (none asked for, or the baseline rewritten). */
-  private BaselineComparison compare(Results all) throws java.io.IOException {
+  private BaselineComparison compare(Results all, List<Cell> cells, List<Rtt> sweep)
+      throws java.io.IOException {
     if (baseline == null) {
       return null;
     }
@@ -184,7 +185,18 @@ public final class BenchCommand implements LatencyLabSubcommand {
       throw new IllegalStateException("No baseline at " + baseline + ": create it on purpose"
           + " with -Dlatencylab.updateBaseline=true (./mvnw verify) or --update-baseline");
     }
-    return BaselineComparison.compare(Baseline.read(baseline), all);
+    // a run of part of the suites (--include, --rtt) is compared on what it ran
+    Baseline full = Baseline.read(baseline);
+    java.util.Set<String> planned = new java.util.HashSet<>();
+    for (Cell cell : cells) {
+      for (Rtt rtt : sweep) {
+        planned.add(Baseline.key(cell.suite(), cell.method(), cell.params(), rtt.toString()));
+      }
+    }
+    Baseline scoped = new Baseline(full.format(), full.createdAt(), full.profile(),
+        full.measuredOn(), full.tolerances(),
+        full.cells().stream().filter(c -> planned.contains(c.key())).toList());
+    return BaselineComparison.compare(scoped, all);
   }
 
   static Profile profile(String name) {
