@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,10 +32,11 @@ import picocli.CommandLine.Spec;
         "1:the baseline check failed", "2:bad input (the message says what)"})
 public final class ReportCommand implements Callable<Integer> {
 
-  @Option(names = "--results", paramLabel = "FILE", required = true,
+  @Option(names = "--results", paramLabel = "FILE", required = true, arity = "1..*",
       description = "JMH's JSON results (-rf json, e.g. jmh-results.json) or latency-lab's"
-          + " results.json")
-  Path results;
+          + " results.json; several files (runs of one database, e.g. suite by suite) make one"
+          + " report")
+  List<Path> results;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-report",
       description = "Where the report goes (default: ${DEFAULT-VALUE})")
@@ -49,7 +51,9 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Results run = JmhJson.read(results);
+    List<Map.Entry<Path, Results>> runs = results.stream()
+        .map(file -> Map.entry(file, JmhJson.read(file))).toList();
+    Results run = runs.size() == 1 ? runs.get(0).getValue() : Results.merge(runs);
     BaselineComparison comparison = null;
     if (baseline != null) {
       comparison = BaselineComparison.compare(Baseline.read(baseline), run);

@@ -85,6 +85,28 @@ class ReportCommandTest {
   }
 
   @Test
+  void severalResultFilesMakeOneReport(@TempDir Path dir) throws Exception {
+    java.util.List<Measurement> cells = Cells.run();
+    Path a = dir.resolve("a.json");
+    Path b = dir.resolve("b.json");
+    Cells.results(cells.subList(0, 2)).write(a);
+    Cells.results(cells.subList(2, 4)).write(b);
+
+    Run r = run("report", "--results", a.toString(), b.toString(), "--out",
+        dir.resolve("out").toString());
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(Results.read(dir.resolve("out/results.json")).measurements())
+        .containsExactlyElementsOf(cells);
+
+    r = run("report", "--results", a.toString(), a.toString(), "--out",
+        dir.resolve("out2").toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("latency-lab: Cannot merge " + a + " with " + a + ": both have"
+        + " the cell InsertBenchmark.executeBatch rows=1000 @ 0.5ms" + System.lineSeparator());
+  }
+
+  @Test
   void badInputIsAMessageNamingTheFileNotAStackTrace(@TempDir Path dir) throws Exception {
     Path missing = dir.resolve("nope.json");
     Run r = run("report", "--results", missing.toString(), "--out", dir.toString());

@@ -73,7 +73,7 @@ public final class BenchCommand implements LatencyLabSubcommand {
 
   @Option(names = "--budget", paramLabel = "SECONDS",
       description = "Longest a cell may take before it is predicted instead (default: the"
-          + " profile's: quick 15, full 120, verify 10)")
+          + " profile's: quick 15, full 60, verify 10)")
   Integer budgetSeconds;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-bench",

@@ -23,11 +23,15 @@ public enum Profile {
       Map.of("rows", new String[] {"100", "1000", "10000"},
           "parents", new String[] {"10", "100"}),
       1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500), Duration.ofSeconds(15)),
-  /** Hours: the whole sweep 0.5 to 320 ms and sizes up to a million rows. */
+  /**
+   * Hours: the whole sweep 0.5 to 320 ms and sizes up to a million rows. One-second
+   * iterations: an operation here is round-trip bound, so a second holds hundreds of them at
+   * 0.5 ms and at least one anywhere; three of them give the error bar.
+   */
   FULL(Rtt.SWEEP,
       Map.of("rows", new String[] {"100", "1000", "10000", "100000", "1000000"},
           "parents", new String[] {"10", "100", "1000"}),
-      1, 2, Duration.ofSeconds(2), 3, Duration.ofSeconds(2), Duration.ofSeconds(120));
+      1, 1, Duration.ofSeconds(2), 3, Duration.ofSeconds(1), Duration.ofSeconds(60));
 
   final List<Rtt> rtts;
   final Map<String, String[]> sizes;
