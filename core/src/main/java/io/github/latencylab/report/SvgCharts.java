@@ -45,6 +45,7 @@ public final class SvgCharts {
   private static final String MUTED = "#666";
   private static final String GRID = "#e4e4e4";
   private static final String GRID_MINOR = "#f2f2f2";
+  private static final String JMH_TIME = "Mean time per operation (JMH)";
 
   private SvgCharts() {
   }
@@ -64,7 +65,7 @@ public final class SvgCharts {
       byParams.forEach((params, group) -> {
         String name = fileName(suite, params);
         charts.add(new Chart(suite, params, Kind.TIME_VS_RTT, name + "-time.svg",
-            timeTitle(suite, params), timeVsRtt(suite, params, group, colors)));
+            timeTitle(suite, params), timeVsRtt(suite, params, group, colors, JMH_TIME)));
         charts.add(new Chart(suite, params, Kind.ROUND_TRIPS, name + "-round-trips.svg",
             roundTripsTitle(suite, params), roundTrips(suite, params, group, colors)));
       });
@@ -75,7 +76,13 @@ public final class SvgCharts {
   /** Time per operation against RTT for one suite and parameters, one line per strategy. */
   public static String timeVsRtt(String suite, Map<String, String> params,
       List<Measurement> cells) {
-    return timeVsRtt(suite, params, cells, colors(cells));
+    return timeVsRtt(suite, params, cells, colors(cells), JMH_TIME);
+  }
+
+  /** The same, for times not measured by JMH: {@code timeIs} says what they are. */
+  public static String timeVsRtt(String suite, Map<String, String> params,
+      List<Measurement> cells, String timeIs) {
+    return timeVsRtt(suite, params, cells, colors(cells), timeIs);
   }
 
   /** Round trips per operation for one suite and parameters, one bar per strategy. */
@@ -100,7 +107,7 @@ public final class SvgCharts {
   }
 
   private static String timeVsRtt(String suite, Map<String, String> params,
-      List<Measurement> cells, Map<String, Integer> colors) {
+      List<Measurement> cells, Map<String, Integer> colors, String timeIs) {
     Map<String, List<Measurement>> byStrategy = new TreeMap<>();
     for (Measurement m : cells) {
       if (m.rttMs() > 0 && m.timeMs() > 0 && Double.isFinite(m.timeMs())) {
@@ -121,7 +128,7 @@ public final class SvgCharts {
     int height = Math.max(H, TOP + 26 + 36 * series.size() + 30 + BOTTOM);
     Svg svg = new Svg(W, height, title);
     svg.text(LEFT - 60, 30, "start", 18, "bold", INK, title);
-    svg.text(LEFT - 60, 52, "start", 12.5, "normal", MUTED, "Mean time per operation (JMH)"
+    svg.text(LEFT - 60, 52, "start", 12.5, "normal", MUTED, timeIs
         + " against the added round-trip time, both on log scales.");
     svg.text(LEFT - 60, 68, "start", 12.5, "normal", MUTED, "Filled markers: measured."
         + " Hollow markers on dashed lines: predicted, T(L) = T(L0) + round trips \u00d7"

@@ -17,6 +17,8 @@ import io.github.latencylab.env.Setting;
 import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.report.Measurement;
+import io.github.latencylab.report.SvgCharts;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -337,40 +339,34 @@ public final class DemoCommand implements LatencyLabSubcommand {
     }
   }
 
+  /** Time against RTT per strategy, drawn by the reports' own chart: the demo's runs as cells. */
   static String chart(DemoReport report) {
     List<AtRtt> measured = report.rtts().stream().filter(a -> a.rttMs() > 0).toList();
+    // one RTT measured: the other points are the model's, drawn hollow on dashed lines
     boolean predicted = measured.size() < 2;
-    List<SvgChart.Series> series = new ArrayList<>();
-    List<String> names = report.rtts().get(0).strategies().stream().map(Row::strategy).toList();
-    for (String name : names) {
-      List<SvgChart.Point> points = new ArrayList<>();
-      if (predicted) {
-        AtRtt at = report.rtts().get(0);
-        Row row = at.strategies().stream().filter(r -> r.strategy().equals(name)).findFirst()
-            .orElseThrow();
-        for (double l : new double[] {0.5, 1, 2, 5, 10, 20, 40, 80, 160, 320}) {
-          boolean isMeasured = l == at.rttMs();
-          points.add(new SvgChart.Point(l, isMeasured ? row.timeMs()
-              : row.baseMs() + row.roundTrips() * l, isMeasured));
+    Map<String, String> params = new LinkedHashMap<>();
+    params.put("authors", String.valueOf(report.parents()));
+    params.put("books", String.valueOf(report.children()));
+    List<Measurement> cells = new ArrayList<>();
+    for (AtRtt at : predicted ? report.rtts().subList(0, 1) : measured) {
+      for (Row row : at.strategies()) {
+        Measurement cell = new Measurement("N+1 demo", row.strategy(), params, at.rtt(),
+            at.rttMs(), at.addedMeanMs(), at.baselineMeanMs(), row.timeMs(), Double.NaN,
+            row.roundTrips(), row.sqlStatements(), Double.NaN, false, "measured");
+        cells.add(cell);
+        if (predicted) {
+          for (Rtt to : Rtt.SWEEP) {
+            if (to.millis() != at.rttMs()) {
+              cells.add(cell.predictAt(to.toString(), to.millis(), to.millis(),
+                  at.baselineMeanMs()));
+            }
+          }
         }
-      } else {
-        for (AtRtt at : measured) {
-          at.strategies().stream().filter(r -> r.strategy().equals(name)).findFirst()
-              .ifPresent(r -> points.add(new SvgChart.Point(at.rttMs(), r.timeMs(), true)));
-        }
-        points.sort((a, b) -> Double.compare(a.rttMs(), b.rttMs()));
       }
-      series.add(new SvgChart.Series(name, points));
     }
-    String title = String.format(Locale.ROOT, "%d authors x %d books with Hibernate: time vs"
-        + " added RTT", report.parents(), report.children());
-    String subtitle = predicted
-        ? "Dots: measured at " + report.rtts().get(0).rtt() + ". Dashed lines: PREDICTED,"
-            + " T(L) = T(0) + round trips x L."
-        : "Measured at each dot (median time; " + report.environment().backend()
-            + " backend, PostgreSQL " + report.environment().postgresVersion() + ").";
-    return SvgChart.render(title, subtitle, predicted ? "predicted time at 320 ms"
-        : "measured time at the largest RTT", series);
+    String timeIs = "Median time of the demo's runs (" + report.environment().backend()
+        + " backend, PostgreSQL " + report.environment().postgresVersion() + ")";
+    return SvgCharts.timeVsRtt("N+1 demo", params, cells, timeIs);
   }
 
   /** Reads "all" or "lazyLoop,joinFetch"; a bad name's message lists the strategies. */
