@@ -2,7 +2,10 @@ package io.github.latencylab.env;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import java.net.InetSocketAddress;
@@ -97,6 +100,49 @@ class LabLifecycleTest {
             .hasMessageEndingWith("Set latencylab.toxiproxy.url to add latency; without it the"
                 + " latency is the real network's");
       }
+    }
+  }
+
+  @Test
+  void externalLabBehindTheUsersToxiproxyAddsLatencyAndRemovesItsProxies() throws Exception {
+    try (Lab server = Lab.start(embedded());
+        ToxiproxyServer users = ToxiproxyServer.start(LabConfig.fromEnvironment())) {
+      PostgresTarget db = server.directTarget();
+      ToxiproxyClient api = new ToxiproxyClient("127.0.0.1", users.port());
+      api.createProxy("latency-lab", "127.0.0.1:0", "127.0.0.1:1"); // a stale one, replaced
+      LabConfig external = LabConfig.fromEnvironment()
+          .withBackend(BackendKind.EXTERNAL)
+          .with(Setting.JDBC_URL, db.jdbcUrl())
+          .with(Setting.JDBC_USER, db.user())
+          .with(Setting.JDBC_PASSWORD, db.password())
+          .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port());
+      try (Lab lab = Lab.start(external)) {
+        assertThat(lab.hasProxy()).isTrue();
+        assertThat(lab.describe()).startsWith("external " + db.jdbcUrl() + " via Toxiproxy"
+            + " 127.0.0.1:");
+        assertThat(api.getProxy("latency-lab").getUpstream())
+            .isEqualTo(db.host() + ":" + db.port());
+        assertThat(api.getProxy("latency-lab").getListen())
+            .isEqualTo(lab.target().host() + ":" + lab.target().port());
+        assertThat(api.getProxy("latency-lab-baseline").getUpstream())
+            .isEqualTo(db.host() + ":" + db.port());
+
+        Rtt rtt = Rtt.parse("20ms");
+        RttMeasurement m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+        assertThat(m.addedMeanMs()).as("added mean (plan %s)", m.plan())
+            .isCloseTo(20, within(5.0));
+        try (Connection c = java.sql.DriverManager.getConnection(lab.jdbcUrl(),
+            lab.target().user(), lab.target().password())) {
+          long before = lab.wire().snapshot().roundTrips();
+          try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
+            rs.next();
+          }
+          assertThat(lab.wire().snapshot().roundTrips() - before).isEqualTo(1);
+        }
+      }
+      assertThat(api.getProxyOrNull("latency-lab")).as("proxy after close").isNull();
+      assertThat(api.getProxyOrNull("latency-lab-baseline")).as("baseline proxy").isNull();
+      assertThat(listening(db)).as("the user's database is the user's: still up").isTrue();
     }
   }
 
