@@ -26,17 +26,16 @@ final class JmhResults {
     }
     Result<?> primary = run.getPrimaryResult();
     double toMs = msPer(params.getTimeUnit());
-    Map<String, Result> secondary = run.getSecondaryResults();
     return new Measurement(className.substring(className.lastIndexOf('.') + 1),
         fqn.substring(fqn.lastIndexOf('.') + 1), values, rtt.configured().toString(),
         rtt.configured().millis(), rtt.addedMeanMs(), rtt.baseline().meanMs(),
         primary.getScore() * toMs, primary.getScoreError() * toMs,
-        score(secondary, "roundTripsPerOp"), score(secondary, "statementsPerOp"),
-        score(secondary, "rowsPerSecond"), false, "measured");
+        score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
+        score(run, "rowsPerSecond"), false, "measured");
   }
 
-  private static double score(Map<String, Result> secondary, String name) {
-    Result<?> r = secondary.get(name);
+  private static double score(RunResult run, String name) {
+    Result<?> r = run.getSecondaryResults().get(name);
     return r == null ? Double.NaN : r.getScore();
   }
 
