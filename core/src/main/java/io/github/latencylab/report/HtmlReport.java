@@ -162,9 +162,9 @@ public final class HtmlReport {
           .orElse(byRtt.values().iterator().next());
       String approx = any.predicted() ? "\u2248" : "";
       h.append("<tr><td>").append(esc(any.strategy())).append("</td><td>")
-          .append(esc(params(any.params()))).append("</td><td class=\"n\">").append(approx)
-          .append(count(any.roundTripsPerOp())).append("</td><td class=\"n\">").append(approx)
-          .append(count(any.statementsPerOp())).append("</td>");
+          .append(esc(MarkdownReport.params(any.params()))).append("</td><td class=\"n\">").append(approx)
+          .append(MarkdownReport.count(any.roundTripsPerOp())).append("</td><td class=\"n\">").append(approx)
+          .append(MarkdownReport.count(any.statementsPerOp())).append("</td>");
       for (Measurement r : rtts) {
         Measurement cell = byRtt.get(r.rtt());
         if (cell == null) {
@@ -218,21 +218,6 @@ public final class HtmlReport {
       h.append("<dt>").append(esc(name)).append("</dt><dd>").append(esc(value))
           .append("</dd>\n");
     }
-  }
-
-  private static String params(Map<String, String> params) {
-    StringBuilder s = new StringBuilder();
-    params.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=')
-        .append(v));
-    return s.toString();
-  }
-
-  private static String count(double v) {
-    if (!Double.isFinite(v)) {
-      return "-";
-    }
-    return v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
-        : String.format(Locale.ROOT, "%,.2f", v);
   }
 
   private static String anchor(String s) {

@@ -50,7 +50,7 @@ public final class MarkdownReport {
     rtts.addAll(cells);
     Map<String, Map<String, Measurement>> rows = new LinkedHashMap<>();
     for (Measurement m : cells) {
-      rows.computeIfAbsent(m.strategy() + "|" + params(m), k -> new LinkedHashMap<>())
+      rows.computeIfAbsent(m.strategy() + "|" + params(m.params()), k -> new LinkedHashMap<>())
           .put(m.rtt(), m);
     }
     StringBuilder md = new StringBuilder("### ").append(suite).append("\n\n");
@@ -70,7 +70,7 @@ public final class MarkdownReport {
       Measurement any = byRtt.values().stream().filter(m -> !m.predicted()).findFirst()
           .orElse(byRtt.values().iterator().next());
       String approx = any.predicted() ? "≈" : "";
-      md.append("| ").append(any.strategy()).append(" | ").append(params(any)).append(" | ")
+      md.append("| ").append(any.strategy()).append(" | ").append(params(any.params())).append(" | ")
           .append(approx).append(count(any.roundTripsPerOp())).append(" | ")
           .append(approx).append(count(any.statementsPerOp())).append(" |");
       for (Measurement r : rtts) {
@@ -129,14 +129,16 @@ public final class MarkdownReport {
     return md.toString();
   }
 
-  private static String params(Measurement m) {
+  /** "rows=1000, batch=100": a cell's parameters as the tables show them. */
+  static String params(Map<String, String> params) {
     StringBuilder s = new StringBuilder();
-    m.params().forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=')
+    params.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=')
         .append(v));
     return s.toString();
   }
 
-  private static String count(double v) {
+  /** A count per operation: whole numbers as they are, averages with two decimals. */
+  static String count(double v) {
     if (!Double.isFinite(v)) {
       return "-";
     }
