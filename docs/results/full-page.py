@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""The full-profile results page: reads the merged results.json of a full run and prints
+docs/results/full.md (headline tables, the field figures beside ours, the model's check).
+
+  python3 docs/results/full-page.py RESULTS_JSON [REMARKS_MD] > docs/results/full.md
+
+REMARKS_MD: what the run's operator saw that the numbers cannot say (e.g. what else ran).
+"""
+import json
+import statistics
+import sys
+
+SWEEP = ["0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"]
+
+
+def dur(ms):
+    if ms < 1:
+        return f"{ms * 1000:,.0f} µs"
+    if ms < 1000:
+        return f"{ms:,.1f} ms" if ms < 100 else f"{ms:,.0f} ms"
+    if ms < 120_000:
+        return f"{ms / 1000:,.2f} s"
+    if ms < 7_200_000:
+        return f"{ms / 60000:,.1f} min"
+    return f"{ms / 3_600_000:,.1f} h"
+
+
+class Run:
+    def __init__(self, path):
+        with open(path) as f:
+            self.doc = json.load(f)
+        self.cells = self.doc["measurements"]
+        self.env = self.doc["environment"] or {}
+
+    def find(self, suite, strategy, size, rtt):
+        for m in self.cells:
+            if (m["benchmark"] == suite and m["strategy"] == strategy and m["rtt"] == rtt
+                    and (size is None or size in m["params"].values())):
+                return m
+        return None
+
+    def strategies(self, suite):
+        return sorted({m["strategy"] for m in self.cells if m["benchmark"] == suite})
+
+    def rtts(self):
+        present = {m["rtt"] for m in self.cells}
+        return [r for r in SWEEP if r in present]
+
+
+def cell(m):
+    if m is None:
+        return "–"
+    return dur(m["timeMs"]) + ("\\*" if m["predicted"] else "")
+
+
+def count(x):
+    return f"{x:,.0f}" if x is not None else "–"
+
+
+def sweep_table(run, suite, size, out, note=""):
+    rtts = run.rtts()
+    out.append("| strategy | RT/op | statements/op | " + " | ".join(rtts) + " |")
+    out.append("|---|---:|---:|" + "---:|" * len(rtts))
+    rows = []
+    for s in run.strategies(suite):
+        cells = [run.find(suite, s, size, r) for r in rtts]
+        if all(c is None for c in cells):
+            continue
+        first = next(c for c in cells if c is not None)
+        rows.append((cells[-1]["timeMs"] if cells[-1] else 0, s, first, cells))
+    for _, s, first, cells in sorted(rows, reverse=True):
+        out.append(f"| {s} | {count(first['roundTripsPerOp'])} | {count(first['statementsPerOp'])} | "
+                   + " | ".join(cell(c) for c in cells) + " |")
+    out.append("")
+    if note:
+        out.append(note + "\n")
+
+
+def measured_rtt(run, out):
+    suites = sorted({m["benchmark"] for m in run.cells})
+    out.append("| setting | " + " | ".join(suites) + " |")
+    out.append("|---|" + "---:|" * len(suites))
+    for r in run.rtts():
+        row = []
+        for s in suites:
+            m = next((m for m in run.cells if m["benchmark"] == s and m["rtt"] == r), None)
+            row.append(f"+{m['addedRttMs']:.2f} ms" if m else "–")
+        out.append(f"| {r} | " + " | ".join(row) + " |")
+    base = [m["baselineRttMs"] for m in run.cells if not m["predicted"]]
+    out.append(f"\nThe proxy's own round trip (the twin proxy without toxics), median over the"
+               f" cells: {statistics.median(base):.2f} ms.\n")
+
+
+def model_check(run, out):
+    """Each series measured at its lowest and highest RTT: the model's prediction of the
+    highest from the lowest, against what was measured there."""
+    out.append("| suite | series checked | median error | 90th percentile | worst (series) |")
+    out.append("|---|---:|---:|---:|---|")
+    for suite in sorted({m["benchmark"] for m in run.cells}):
+        errors = []
+        series = {}
+        for m in run.cells:
+            if m["benchmark"] == suite and not m["predicted"]:
+                key = (m["strategy"], tuple(sorted(m["params"].items())))
+                series.setdefault(key, []).append(m)
+        for key, ms in series.items():
+            if len(ms) < 2:
+                continue
+            ms.sort(key=lambda m: m["rttMs"])
+            lo, hi = ms[0], ms[-1]
+            predicted = lo["timeMs"] + lo["roundTripsPerOp"] * (hi["addedRttMs"] - lo["addedRttMs"])
+            name = " ".join([key[0]] + [f"{k}={v}" for k, v in key[1]] + ["@", hi["rtt"]])
+            errors.append((abs(predicted - hi["timeMs"]) / hi["timeMs"] * 100, name))
+        if not errors:
+            continue
+        errors.sort()
+        pcts = [e for e, _ in errors]
+        p90 = pcts[min(len(pcts) - 1, int(round(0.9 * (len(pcts) - 1))))]
+        out.append(f"| {suite} | {len(errors)} | {statistics.median(pcts):.1f}% | {p90:.1f}% |"
+                   f" {errors[-1][0]:.1f}% ({errors[-1][1]}) |")
+    out.append("")
+    noisy = []
+    for m in run.cells:
+        if m["predicted"]:
+            continue
+        faster_later = [o["rtt"] for o in run.cells
+                        if not o["predicted"] and o["benchmark"] == m["benchmark"]
+                        and o["strategy"] == m["strategy"] and o["params"] == m["params"]
+                        and o["rttMs"] > m["rttMs"] and o["timeMs"] * 1.10 < m["timeMs"]]
+        if faster_later:
+            params = " ".join(f"{k}={v}" for k, v in m["params"].items())
+            noisy.append(f"{m['strategy']} {params} at {m['rtt']} ({cell(m)}: more than at"
+                         f" {', '.join(faster_later)})")
+    if noisy:
+        out.append(f"Noise, plainly: {len(noisy)} measured cells took over 10% longer than the same"
+                   " series at a higher RTT, which round trips cannot explain. That part of the time"
+                   " is work, the client's and the server's, and it moves from cell to cell: a busier"
+                   " moment of the shared machine, or the server still busy with an earlier cell's"
+                   " rows (checkpoint, autovacuum), which weighs most on the million-row loads. "
+                   + "; ".join(noisy) + ".\n")
+
+
+def field_figures(run, out):
+    out.append("## The field figures beside ours\n")
+    out.append("| the field report says | ours, this run |")
+    out.append("|---|---|")
+    lazy = run.find("NPlusOneBenchmark", "lazyLoop", "1000", "20ms")
+    join = run.find("NPlusOneBenchmark", "joinFetch", "1000", "20ms")
+    if lazy and join:
+        ten = run.find("NPlusOneBenchmark", "lazyLoop", "1000", "10ms")
+        out.append(f"| Hibernate loading 1,000 lazy children: 1,001 queries, 1,001 round trips |"
+                   f" lazyLoop, 1,000 authors: {count(lazy['statementsPerOp'])} statements (the"
+                   f" 1,001 SELECTs, BEGIN, COMMIT), {count(lazy['roundTripsPerOp'])} round trips"
+                   f" (BEGIN rides along); {cell(lazy)} at 20 ms vs {cell(join)} for joinFetch"
+                   f" ({lazy['timeMs'] / join['timeMs']:,.0f}x)"
+                   + (f"; measured at 10 ms: {cell(ten)}" if ten and not ten["predicted"] else "")
+                   + " |")
+    for rows in ("100", "1000", "10000"):
+        each = run.find("InsertBenchmark", "executeEach", rows, "320ms")
+        batch = run.find("InsertBenchmark", "executeBatch", rows, "320ms")
+        if each and batch:
+            out.append(f"| ~120x: batching vs row by row at ~320 ms | {int(rows):,} rows at 320 ms:"
+                       f" {cell(each)} vs {cell(batch)}: {each['timeMs'] / batch['timeMs']:,.0f}x |")
+    each = run.find("InsertBenchmark", "executeEach", "10000", "0.5ms")
+    batch = run.find("InsertBenchmark", "executeBatch", "10000", "0.5ms")
+    if each and batch:
+        out.append(f"| batching 10,000 inserts locally still ~50% faster | at 0.5 ms (our nearest to"
+                   f" local): {cell(each)} vs {cell(batch)}, {each['timeMs'] / batch['timeMs']:,.1f}x |")
+    each = run.find("InsertBenchmark", "executeEach", "1000000", "0.5ms")
+    batch = run.find("InsertBenchmark", "executeBatch", "1000000", "0.5ms")
+    copy = run.find("InsertBenchmark", "copyCsv", "1000000", "0.5ms")
+    if each and batch and copy:
+        out.append(f"| 1,000,000 rows, laptop: sequential 36.15 s, batch 23.7 s, COPY 1.74 s |"
+                   f" at 0.5 ms: row by row {cell(each)}, batch {cell(batch)}, COPY {cell(copy)} |")
+    one = run.find("RoundTripBenchmark", "selectOne", None, "0.5ms")
+    if one:
+        out.append(f"| a trivial SELECT costs the server ~0.1 ms | SELECT 1 at 0.5 ms: {cell(one)}; less"
+                   f" the {one['addedRttMs']:.2f} ms added, {dur(one['timeMs'] - one['addedRttMs'])}"
+                   f" is left for the loopback through the proxy, the driver and the server together |")
+    out.append("| typical RTT: 0.5 ms LAN, 5 ms WiFi, 20 ms ADSL, ~300 ms intercontinental |"
+               " the sweep: " + ", ".join(run.rtts()) + " |")
+    out.append("\nThe other field reports (server settings: synchronous_commit, shared_buffers, work_mem,"
+               " wal_buffers, fsync, with pgbench) are not in this sweep: its suites do not vary the"
+               " server's settings; this run's are listed above.")
+    out.append("\n\\* predicted by the model from the same series' measured cell at a lower RTT"
+               " (or a smaller size): measuring it would take longer than the profile's budget.\n")
+
+
+def environment(run, out):
+    e = run.env
+    settings = e.get("postgresSettings", {})
+    keys = ["fsync", "synchronous_commit", "shared_buffers", "work_mem", "wal_buffers"]
+    out.append(f"- {e.get('backend')} backend: PostgreSQL {e.get('postgresVersion')},"
+               f" Toxiproxy {e.get('toxiproxyVersion')}, pgjdbc {e.get('pgjdbcVersion')}")
+    out.append("- server settings: " + ", ".join(f"`{k}={settings[k]}`" for k in keys if k in settings))
+    out.append(f"- Java {e.get('javaVersion')} ({e.get('javaVm')}), {e.get('os')},"
+               f" {e.get('cpus')} CPUs, heap {e.get('maxHeapMb')} MB")
+    out.append(f"- run finished {run.doc.get('createdAt')}, profile `{run.doc.get('profile')}`;"
+               f" {len(run.cells)} cells, {sum(1 for m in run.cells if not m['predicted'])} measured,"
+               f" {sum(1 for m in run.cells if m['predicted'])} predicted\n")
+
+
+def main():
+    run = Run(sys.argv[1])
+    remarks = None
+    if len(sys.argv) > 2:
+        with open(sys.argv[2]) as f:
+            remarks = f.read().strip()
+    out = ["# The full sweep: every suite, 0.5 to 320 ms", ""]
+    out.append("Generated from one full-profile run, suite by suite on one machine (the commands"
+               " are below), by `docs/results/full-page.py`. Every table of every cell, with JMH's"
+               " error: [full/report.md](full/report.md); charts: [full/charts/](full/charts/);"
+               " the data: [full/results.json](full/results.json).\n")
+    environment(run, out)
+    field_figures(run, out)
+    out.append("## N+1: 1,000 authors with 10 books each\n")
+    sweep_table(run, "NPlusOneBenchmark", "1000", out)
+    out.append("![N+1, 1,000 parents](full/charts/NPlusOneBenchmark-parents-1000-time.svg)\n")
+    out.append("## Inserts: 10,000 rows\n")
+    sweep_table(run, "InsertBenchmark", "10000", out)
+    out.append("![inserts, 10,000 rows](full/charts/InsertBenchmark-rows-10000-time.svg)\n")
+    out.append("## Inserts: 1,000,000 rows\n")
+    sweep_table(run, "InsertBenchmark", "1000000", out)
+    out.append("![inserts, 1,000,000 rows](full/charts/InsertBenchmark-rows-1000000-time.svg)\n")
+    out.append("## Hibernate inserts: 10,000 rows\n")
+    sweep_table(run, "HibernateInsertBenchmark", "10000", out)
+    out.append("## One round trip: `SELECT 1`\n")
+    sweep_table(run, "RoundTripBenchmark", None, out)
+    out.append("## Does the model hold?\n")
+    out.append("For every series measured at two RTTs or more: T(L) = T(L0) + round trips ×"
+               " (L − L0) from its lowest measured RTT predicts its highest; the error against the"
+               " time measured there. This is what a predicted (\\*) cell is worth.\n")
+    model_check(run, out)
+    if remarks:
+        out.append(remarks + "\n")
+    out.append("## What each setting really added\n")
+    out.append("Each suite's run set and calibrated the RTTs itself; the added mean each measured:\n")
+    measured_rtt(run, out)
+    out.append("## How this page was made\n")
+    out.append("```")
+    runs = [("NPlusOneBenchmark", "full-n-plus-one"), ("'\\.InsertBenchmark\\.'", "full-inserts"),
+            ("'HibernateInsertBenchmark|RoundTripBenchmark'", "full-hibernate-round-trip")]
+    for suite, out_dir in runs:
+        out.append(f"./latency-lab bench --profile full --backend embedded --include {suite} --out {out_dir}")
+    out.append("./latency-lab report --out docs/results/full --results "
+               + " ".join(f"{d}/results.json" for _, d in runs))
+    out.append("python3 docs/results/full-page.py docs/results/full/results.json"
+               " docs/results/full/remarks.md > docs/results/full.md")
+    out.append("```\n")
+    out.append("The full profile: every RTT of the sweep, rows 100 to 1,000,000, parents 10 to 1,000;"
+               " per cell one fork, 1 × 2 s warmup and 3 × 1 s measurement (at least one operation"
+               " each), a 60 s budget per cell: a cell estimated to take longer is predicted (\\*)."
+               " Three runs rather than one so that each suite's numbers come out whole; each"
+               " calibrated its own RTTs (the table above).")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
