@@ -162,8 +162,10 @@ public final class HtmlReport {
           .orElse(byRtt.values().iterator().next());
       String approx = any.predicted() ? "\u2248" : "";
       h.append("<tr><td>").append(esc(any.strategy())).append("</td><td>")
-          .append(esc(MarkdownReport.params(any.params()))).append("</td><td class=\"n\">").append(approx)
-          .append(MarkdownReport.count(any.roundTripsPerOp())).append("</td><td class=\"n\">").append(approx)
+          .append(esc(MarkdownReport.params(any.params())))
+          .append("</td><td class=\"n\">").append(approx)
+          .append(MarkdownReport.count(any.roundTripsPerOp()))
+          .append("</td><td class=\"n\">").append(approx)
           .append(MarkdownReport.count(any.statementsPerOp())).append("</td>");
       for (Measurement r : rtts) {
         Measurement cell = byRtt.get(r.rtt());

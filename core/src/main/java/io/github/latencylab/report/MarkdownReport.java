@@ -70,7 +70,8 @@ public final class MarkdownReport {
       Measurement any = byRtt.values().stream().filter(m -> !m.predicted()).findFirst()
           .orElse(byRtt.values().iterator().next());
       String approx = any.predicted() ? "≈" : "";
-      md.append("| ").append(any.strategy()).append(" | ").append(params(any.params())).append(" | ")
+      md.append("| ").append(any.strategy()).append(" | ").append(params(any.params()))
+          .append(" | ")
           .append(approx).append(count(any.roundTripsPerOp())).append(" | ")
           .append(approx).append(count(any.statementsPerOp())).append(" |");
       for (Measurement r : rtts) {

@@ -39,23 +39,18 @@ public record Results(String kind, String createdAt, String profile,
     if (runs.isEmpty()) {
       throw new IllegalArgumentException("Nothing to merge: no results given");
     }
-    Path firstFile = null;
-    Results first = null;
+    Path firstFile = runs.get(0).getKey();
+    Results first = runs.get(0).getValue();
     List<Measurement> cells = new ArrayList<>();
     Map<String, Path> seen = new HashMap<>();
     LinkedHashSet<String> profiles = new LinkedHashSet<>();
     String latest = null;
     for (Map.Entry<Path, Results> run : runs) {
       Results r = run.getValue();
-      if (first == null) {
-        firstFile = run.getKey();
-        first = r;
-      } else {
-        String difference = databaseDifference(first.environment(), r.environment());
-        if (difference != null) {
-          throw new IllegalArgumentException("Cannot merge " + run.getKey() + " with "
-              + firstFile + ": measured on a different database (" + difference + ")");
-        }
+      String difference = databaseDifference(first.environment(), r.environment());
+      if (difference != null) {
+        throw new IllegalArgumentException("Cannot merge " + run.getKey() + " with "
+            + firstFile + ": measured on a different database (" + difference + ")");
       }
       for (Measurement m : r.measurements()) {
         Path before = seen.putIfAbsent(Baseline.key(m), run.getKey());
