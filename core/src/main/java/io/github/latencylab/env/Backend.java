@@ -23,6 +23,15 @@ interface Backend extends AutoCloseable {
   /** The proxy whose toxics set the latency; absent when the backend has no Toxiproxy. */
   Optional<Proxy> proxy();
 
+  /**
+   * Restarts PostgreSQL on the same data directory and port (proxies stay valid; open
+   * connections break), or throws with {@link #cannotRestart()}'s reason.
+   */
+  void restart();
+
+  /** Why {@link #restart()} cannot work here, or empty when it can. */
+  Optional<String> cannotRestart();
+
   /** One line for logs and result files: what runs where. */
   String describe();
 

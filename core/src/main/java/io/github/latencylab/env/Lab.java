@@ -3,6 +3,7 @@ package io.github.latencylab.env;
 import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
@@ -44,6 +45,7 @@ public final class Lab implements AutoCloseable {
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
   private final LatencyControl latency;
+  private final ServerSettings settings;
   private final Thread shutdownHook;
   private ServerInfo server;
   private boolean closed;
@@ -61,6 +63,10 @@ public final class Lab implements AutoCloseable {
         direct.password(), id, wire);
     this.latency = new LatencyControl(backend.proxy().orElse(null), plain(target),
         backend.baseline().map(Lab::plain).orElse(null), calibrate);
+    this.settings = new ServerSettings(plain(direct), backend.kind() == BackendKind.EXTERNAL
+        ? "the external database " + direct.jdbcUrl() : "the " + backend.kind().label()
+        + " PostgreSQL", backend.cannotRestart().isEmpty() ? this::restartBackend : null,
+        backend.cannotRestart().orElse(null), this::refreshServerInfo);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -93,6 +99,7 @@ public final class Lab implements AutoCloseable {
       throw new IllegalStateException("Interrupted while starting the " + kind.label() + " Lab", e);
     }
     Lab lab = new Lab(id, backend, config.calibrate());
+    lab.applyDurability(config);
     LOG.info("Lab ready: {}", backend.describe());
     return lab;
   }
@@ -263,6 +270,59 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  // the Lab's own server starts with stock settings; fast turns commits' waits off
+  private void applyDurability(LabConfig config) {
+    Durability durability = config.durability();
+    if (backend.kind() == BackendKind.EXTERNAL) {
+      if (!"default".equals(config.sourceOf(Setting.DURABILITY))) {
+        LOG.warn("{}={} ignored: an external database keeps its own settings", Setting
+            .DURABILITY.property(), durability.label());
+      }
+      return;
+    }
+    if (!durability.settings().isEmpty()) {
+      try {
+        settings.apply(durability.settings());
+      } catch (RuntimeException e) {
+        close();
+        throw e;
+      }
+      LOG.info("Durability {}: {}", durability.label(), durability.settings());
+    }
+  }
+
+  /**
+   * The server's settings by name: read them in human units, change them (ALTER SYSTEM and a
+   * reload, or a restart where the setting needs one and the backend can), undo the change.
+   * Changes not undone are undone when an external Lab closes; an embedded or testcontainers
+   * server goes away with the Lab anyway.
+   */
+  public ServerSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Restarts the server on the same data directory and port: its buffer cache starts empty
+   * (the OS page cache does not). Connections open across it break; the Lab's data sources and
+   * proxies go on working for new connections. Refused on an external database.
+   */
+  public void restartServer() {
+    backend.cannotRestart().ifPresent(why -> {
+      throw new IllegalStateException("Cannot restart the server: " + why);
+    });
+    restartBackend();
+    refreshServerInfo();
+  }
+
+  private void restartBackend() {
+    try {
+      latency.close(); // its probe connections would not survive the restart
+    } catch (SQLException e) {
+      LOG.debug("probe connection did not close cleanly", e);
+    }
+    backend.restart();
+  }
+
   /** The server's version and the settings that matter for results, read once. */
   public synchronized ServerInfo server() {
     if (server == null) {
@@ -318,6 +378,13 @@ public final class Lab implements AutoCloseable {
       return;
     }
     stopped = true;
+    if (backend.kind() == BackendKind.EXTERNAL) {
+      try {
+        settings.restoreAll();
+      } catch (RuntimeException e) {
+        LOG.warn("Could not restore the external database's settings: {}", e.getMessage());
+      }
+    }
     try {
       latency.close();
     } catch (SQLException e) {

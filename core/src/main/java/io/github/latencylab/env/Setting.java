@@ -33,7 +33,16 @@ public enum Setting {
       "external: address the proxy listens on, as Toxiproxy sees it (port 0: any free port)."),
   CALIBRATE("latencylab.rtt.calibrate", "true",
       "true: rtt(L) measures what the toxics really add and corrects them until the mean is"
-          + " within 2% of L; false: toxics are set to their nominal values.");
+          + " within 2% of L; false: toxics are set to their nominal values."),
+  DURABILITY("latencylab.server.durability", "stock",
+      "stock | fast. stock: PostgreSQL's own durability (fsync, synchronous_commit and"
+          + " full_page_writes on), what production runs; fast: all three off, for quick local"
+          + " runs whose commits must not wait on the disk (results say so). embedded and"
+          + " testcontainers only: an external database keeps what it has."),
+  PGBENCH("latencylab.pgbench", "",
+      "./latency-lab pgbench: path of PostgreSQL's pgbench. Empty: pgbench on PATH, then the"
+          + " newest /usr/lib/postgresql/*/bin/pgbench (Debian, Ubuntu), then"
+          + " /usr/local/opt/libpq/bin and /opt/homebrew/bin (macOS).");
 
   private final String property;
   private final String defaultValue;

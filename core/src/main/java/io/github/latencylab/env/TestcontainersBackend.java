@@ -3,13 +3,24 @@ package io.github.latencylab.env;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.testcontainers.containers.Network;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 import org.testcontainers.utility.DockerImageName;
 
-/** PostgreSQLContainer and ToxiproxyContainer on one Docker network. */
+/**
+ * PostgreSQLContainer and ToxiproxyContainer on one Docker network. PostgreSQLContainer starts
+ * {@code postgres -c fsync=off}; the Lab's runs {@code postgres} alone: stock settings, each
+ * changeable with ALTER SYSTEM. PostgreSQL's host port is fixed at creation, so that a
+ * {@code docker restart} keeps it.
+ */
 final class TestcontainersBackend implements Backend {
 
   private static final String POSTGRES_ALIAS = "postgres";
@@ -37,7 +48,9 @@ final class TestcontainersBackend implements Backend {
         DockerImageName.parse(config.get(Setting.POSTGRES_IMAGE))
             .asCompatibleSubstituteFor("postgres"))
         .withNetwork(network)
-        .withNetworkAliases(POSTGRES_ALIAS);
+        .withNetworkAliases(POSTGRES_ALIAS)
+        .withCommand("postgres");
+    postgres.setPortBindings(List.of(freePort() + ":" + PostgreSQLContainer.POSTGRESQL_PORT));
     ToxiproxyContainer toxiproxy = new ToxiproxyContainer(
         DockerImageName.parse(config.get(Setting.TOXIPROXY_IMAGE))
             .asCompatibleSubstituteFor("ghcr.io/shopify/toxiproxy"))
@@ -84,6 +97,43 @@ final class TestcontainersBackend implements Backend {
   @Override
   public Optional<Proxy> proxy() {
     return Optional.of(proxy);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public synchronized void restart() {
+    postgres.getDockerClient().restartContainerCmd(postgres.getContainerId()).withTimeout(30)
+        .exec();
+    PostgresTarget target = direct();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    SQLException last = null;
+    while (System.nanoTime() < deadline) {
+      try (Connection c = DriverManager.getConnection(target.jdbcUrl(), target.user(),
+          target.password())) {
+        return;
+      } catch (SQLException notYet) {
+        last = notYet;
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while restarting " + describe(), e);
+      }
+    }
+    throw new IllegalStateException("PostgreSQL in " + postgres.getContainerName()
+        + " did not accept connections within 60 s of docker restart: "
+        + (last == null ? "" : last.getMessage()));
+  }
+
+  @Override
+  public Optional<String> cannotRestart() {
+    return Optional.empty();
   }
 
   @Override

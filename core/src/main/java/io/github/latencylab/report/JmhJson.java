@@ -29,8 +29,9 @@ import java.util.regex.Pattern;
  * per operation or throughput); the secondary metrics {@code roundTripsPerOp},
  * {@code statementsPerOp}, {@code rowsPerSecond}, {@code addedRttMs} and
  * {@code baselineRttMs} are read as they are (JMH's score is already their mean; NaN when
- * absent). The environment is what JMH recorded (JVM, JMH settings): the database side is
- * unknown.
+ * absent), and those named {@code server...} are the cell's server counters
+ * ({@code serverWalBytesPerOp} becomes {@code walBytesPerOp}). The environment is what JMH
+ * recorded (JVM, JMH settings): the database side is unknown.
  */
 public final class JmhJson {
 
@@ -161,10 +162,32 @@ public final class JmhJson {
       String arg = jvmArg(b, "latencylab.bench.baselineRttMs");
       baseline = arg == null ? Double.NaN : parse(arg);
     }
+    Map<String, Double> server = new TreeMap<>();
+    for (Map.Entry<String, JsonNode> metric : secondary.properties()) {
+      String name = serverCounter(metric.getKey());
+      double value = number(metric.getValue().path("score"));
+      if (name != null && Double.isFinite(value)) {
+        server.put(name, value);
+      }
+    }
     return new Measurement(suite, strategy, params, rtt, rttMs, added, baseline, timeMs,
         errorMs, number(secondary.path("roundTripsPerOp").path("score")),
         number(secondary.path("statementsPerOp").path("score")),
-        number(secondary.path("rowsPerSecond").path("score")), false, "measured");
+        number(secondary.path("rowsPerSecond").path("score")), false, "measured", server);
+  }
+
+  /**
+   * The results' name of a server counter among a benchmark's secondary metrics
+   * ({@code serverWalBytesPerOp} is {@code walBytesPerOp}), or null for another metric.
+   */
+  public static String serverCounter(String secondaryMetric) {
+    String prefix = "server";
+    if (!secondaryMetric.startsWith(prefix) || secondaryMetric.length() == prefix.length()
+        || !Character.isUpperCase(secondaryMetric.charAt(prefix.length()))) {
+      return null;
+    }
+    String rest = secondaryMetric.substring(prefix.length());
+    return Character.toLowerCase(rest.charAt(0)) + rest.substring(1);
   }
 
   /** Milliseconds in one JMH time unit ("ns", "us", "ms", "s", "min", "hr", "day"). */

@@ -1,5 +1,6 @@
 package io.github.latencylab.report;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -19,14 +20,28 @@ import java.util.TreeMap;
  * @param roundTripsPerOp round trips per operation, counted at the socket
  * @param statementsPerOp statements executed per operation, counted at the socket
  * @param rowsPerSecond rows moved per second of wall time
+ * @param server the server's counters for the cell, by name: per operation
+ *     ({@code walBytesPerOp}, {@code commitsPerOp}, {@code tempBytesPerOp}...) or ratios
+ *     ({@code cacheHitRatio}); see {@link io.github.latencylab.server.ServerCounters}. Empty
+ *     where they were not collected (older results, other tools)
  */
 public record Measurement(String benchmark, String strategy, Map<String, String> params,
     String rtt, double rttMs, double addedRttMs, double baselineRttMs, double timeMs,
     double timeErrorMs, double roundTripsPerOp, double statementsPerOp, double rowsPerSecond,
-    boolean predicted, String note) {
+    boolean predicted, String note, Map<String, Double> server) {
 
   public Measurement {
     params = new TreeMap<>(params);
+    server = server == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(server));
+  }
+
+  /** A cell without server counters. */
+  public Measurement(String benchmark, String strategy, Map<String, String> params,
+      String rtt, double rttMs, double addedRttMs, double baselineRttMs, double timeMs,
+      double timeErrorMs, double roundTripsPerOp, double statementsPerOp, double rowsPerSecond,
+      boolean predicted, String note) {
+    this(benchmark, strategy, params, rtt, rttMs, addedRttMs, baselineRttMs, timeMs,
+        timeErrorMs, roundTripsPerOp, statementsPerOp, rowsPerSecond, predicted, note, Map.of());
   }
 
   /** "InsertBenchmark.executeBatch rows=1000": the cell without its RTT. */
@@ -46,6 +61,6 @@ public record Measurement(String benchmark, String strategy, Map<String, String>
         time == 0 ? 0 : rowsPerOp / (time / 1000), true,
         String.format(java.util.Locale.ROOT, "predicted from %s at %s: %.3f ms + %.0f round trips"
             + " x (%.3f - %.3f) ms", strategy, rtt, timeMs, roundTripsPerOp, targetAddedMs,
-            addedRttMs));
+            addedRttMs), server);
   }
 }

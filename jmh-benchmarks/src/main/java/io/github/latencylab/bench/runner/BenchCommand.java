@@ -328,6 +328,12 @@ public final class BenchCommand implements Callable<Integer> {
     return size == null ? 0 : Double.parseDouble(size);
   }
 
+  /** A suite's {@code clients} parameter is the number of JMH threads (TPC-B's clients). */
+  static int threads(Cell cell) {
+    String clients = cell.params().get("clients");
+    return clients == null ? 1 : Integer.parseInt(clients);
+  }
+
   private static Collection<RunResult> run(Cell cell, Rtt rtt, Profile profile, SharedLab shared,
       Path jmhLog) throws Exception {
     ChainedOptionsBuilder options = new OptionsBuilder()
@@ -339,6 +345,7 @@ public final class BenchCommand implements Callable<Integer> {
         .measurementIterations(profile.measurementIterations)
         .measurementTime(TimeValue.milliseconds(profile.measurementTime.toMillis()))
         .jvmArgsAppend(shared.jvmArgs().toArray(String[]::new))
+        .threads(threads(cell))
         .shouldFailOnError(true);
     cell.params().forEach(options::param);
     Collection<RunResult> results;

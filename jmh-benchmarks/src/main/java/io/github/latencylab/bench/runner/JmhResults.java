@@ -1,6 +1,7 @@
 package io.github.latencylab.bench.runner;
 
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.report.JmhJson;
 import io.github.latencylab.report.Measurement;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,12 +27,19 @@ final class JmhResults {
     }
     Result<?> primary = run.getPrimaryResult();
     double toMs = msPer(params.getTimeUnit());
+    Map<String, Double> server = new TreeMap<>();
+    run.getSecondaryResults().forEach((name, result) -> {
+      String counter = JmhJson.serverCounter(name);
+      if (counter != null && Double.isFinite(result.getScore())) {
+        server.put(counter, result.getScore());
+      }
+    });
     return new Measurement(className.substring(className.lastIndexOf('.') + 1),
         fqn.substring(fqn.lastIndexOf('.') + 1), values, rtt.configured().toString(),
         rtt.configured().millis(), rtt.addedMeanMs(), rtt.baseline().meanMs(),
         primary.getScore() * toMs, primary.getScoreError() * toMs,
         score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
-        score(run, "rowsPerSecond"), false, "measured");
+        score(run, "rowsPerSecond"), false, "measured", server);
   }
 
   private static double score(RunResult run, String name) {

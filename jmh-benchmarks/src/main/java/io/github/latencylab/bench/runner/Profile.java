@@ -13,10 +13,12 @@ import java.util.Map;
 public enum Profile {
   /**
    * What {@code ./mvnw verify} runs for its regression numbers: every suite and strategy at
-   * 0.5, 20 and 320 ms, one size, the shortest honest iterations, a 10 s budget per cell.
+   * 0.5, 20 and 320 ms, one size (TPC-B: one client, stock synchronous_commit), the shortest
+   * honest iterations, a 10 s budget per cell.
    */
   VERIFY(Rtt.parseList("0.5ms,20ms,320ms"),
-      Map.of("rows", new String[] {"1000"}, "parents", new String[] {"100"}),
+      Map.of("rows", new String[] {"1000"}, "parents", new String[] {"100"},
+          "clients", new String[] {"1"}, "synchronousCommit", new String[] {"on"}),
       1, 1, Duration.ofMillis(300), 2, Duration.ofMillis(300), Duration.ofSeconds(10)),
   /** Minutes: the latencies that tell the story, small sizes, short iterations. */
   QUICK(Rtt.parseList("0.5ms,20ms,320ms"),
