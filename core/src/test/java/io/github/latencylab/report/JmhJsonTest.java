@@ -124,6 +124,30 @@ class JmhJsonTest {
   }
 
   @Test
+  void serverCountersAreTheSecondaryMetricsNamedServerAndOldFilesHaveNone(@TempDir Path dir)
+      throws Exception {
+    assertThat(JmhJson.serverCounter("serverWalBytesPerOp")).isEqualTo("walBytesPerOp");
+    assertThat(JmhJson.serverCounter("serverCacheHitRatio")).isEqualTo("cacheHitRatio");
+    assertThat(JmhJson.serverCounter("serverless")).isNull();
+    assertThat(JmhJson.serverCounter("roundTripsPerOp")).isNull();
+
+    Results old = JmhJson.read(fixture("results-hibernate.json"));
+    assertThat(old.measurements()).allSatisfy(m -> assertThat(m.server()).isEmpty());
+
+    Measurement m = old.measurements().get(0);
+    Measurement counted = new Measurement(m.benchmark(), m.strategy(), m.params(), m.rtt(),
+        m.rttMs(), m.addedRttMs(), m.baselineRttMs(), m.timeMs(), m.timeErrorMs(),
+        m.roundTripsPerOp(), m.statementsPerOp(), m.rowsPerSecond(), false, "measured",
+        Map.of("walBytesPerOp", 412.5, "commitsPerOp", 1.0));
+    Path file = dir.resolve("results.json");
+    new Results("bench", null, null, old.environment(), java.util.List.of(counted)).write(file);
+    assertThat(JmhJson.read(file).measurements().get(0).server())
+        .containsExactly(Map.entry("commitsPerOp", 1.0), Map.entry("walBytesPerOp", 412.5));
+    assertThat(counted.predictAt("20ms", 20, 20, 0.1).server()).as("carried to predictions")
+        .isEqualTo(counted.server());
+  }
+
+  @Test
   void aMissingFileIsNamed() {
     Path missing = Path.of("src/test/resources/report/no-such.json");
     assertThatThrownBy(() -> JmhJson.read(missing))

@@ -34,6 +34,14 @@ class BenchRunnerTest {
   }
 
   @Test
+  void aSuitesClientsAreJmhThreads() {
+    assertThat(BenchCommand.threads(new BenchCommand.Cell("x.TpcbBenchmark", "functionCall",
+        Map.of("clients", "4", "scale", "1")))).isEqualTo(4);
+    assertThat(BenchCommand.threads(new BenchCommand.Cell("x.InsertBenchmark", "executeBatch",
+        Map.of("rows", "1000")))).isEqualTo(1);
+  }
+
+  @Test
   void aCellThatWouldTakeTooLongIsPredictedByTheModel() {
     Measurement at05 = cell("executeEach", "1000", "0.5ms", 0.5, 700, 1000);
     BenchCommand.Cell next = new BenchCommand.Cell("x.InsertBenchmark", "executeEach",
