@@ -146,8 +146,10 @@ public final class HtmlReport {
     for (Measurement m : sorted) {
       ordered.computeIfAbsent(m.series(), k -> new LinkedHashMap<>()).put(m.rtt(), m);
     }
+    boolean server = MarkdownReport.hasServerCounters(cells);
     h.append("<div class=\"scroll\"><table>\n<thead><tr><th>strategy</th><th>parameters</th>"
-        + "<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>");
+        + "<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>")
+        .append(server ? "<th>server/op</th>" : "");
     for (Measurement r : rtts) {
       h.append("<th class=\"n\">").append(esc(r.rtt()));
       if (Double.isFinite(r.addedRttMs())) {
@@ -167,6 +169,9 @@ public final class HtmlReport {
           .append(MarkdownReport.count(any.roundTripsPerOp()))
           .append("</td><td class=\"n\">").append(approx)
           .append(MarkdownReport.count(any.statementsPerOp())).append("</td>");
+      if (server) {
+        h.append("<td>").append(esc(MarkdownReport.serverCounters(any.server()))).append("</td>");
+      }
       for (Measurement r : rtts) {
         Measurement cell = byRtt.get(r.rtt());
         if (cell == null) {

@@ -38,7 +38,8 @@ public final class MarkdownReport {
     }
     bySuite.forEach((suite, cells) -> md.append(suiteTable(suite, cells)).append('\n'));
     md.append("Time per operation (JMH mean). Round trips and statements per operation are"
-        + " counted at the socket. *Italic cells with an asterisk* are predicted by the model"
+        + " counted at the socket; server/op: the server's counters per operation (commits, WAL"
+        + " bytes, temp bytes, blocks read, cache hit ratio), database-wide deltas. *Italic cells with an asterisk* are predicted by the model"
         + " T(L) = T(L0) + round trips x (L - L0) from the same row's measured cell, not"
         + " measured (a point that would take too long).\n\n");
     md.append(environment(results.environment(), results.profile()));
@@ -54,8 +55,10 @@ public final class MarkdownReport {
           .put(m.rtt(), m);
     }
     StringBuilder md = new StringBuilder("### ").append(suite).append("\n\n");
-    md.append("| strategy | parameters | round trips/op | statements/op |");
-    StringBuilder rule = new StringBuilder("|---|---|---:|---:|");
+    boolean server = hasServerCounters(cells);
+    md.append("| strategy | parameters | round trips/op | statements/op |")
+        .append(server ? " server/op |" : "");
+    StringBuilder rule = new StringBuilder("|---|---|---:|---:|").append(server ? "---|" : "");
     for (Measurement r : rtts) {
       md.append(' ').append(r.rtt());
       if (Double.isFinite(r.addedRttMs())) {
@@ -74,6 +77,9 @@ public final class MarkdownReport {
           .append(" | ")
           .append(approx).append(count(any.roundTripsPerOp())).append(" | ")
           .append(approx).append(count(any.statementsPerOp())).append(" |");
+      if (server) {
+        md.append(' ').append(serverCounters(any.server())).append(" |");
+      }
       for (Measurement r : rtts) {
         Measurement cell = byRtt.get(r.rtt());
         md.append(' ').append(cell == null ? "-" : time(cell)).append(" |");
@@ -136,6 +142,53 @@ public final class MarkdownReport {
     params.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=')
         .append(v));
     return s.toString();
+  }
+
+  static boolean hasServerCounters(List<Measurement> cells) {
+    return cells.stream().anyMatch(m -> !m.server().isEmpty());
+  }
+
+  /**
+   * A cell's server counters in a few words: "1 commit, 412 B WAL, 99.8% hit" (and the temp
+   * bytes and blocks read when there are any); "-" without counters.
+   */
+  static String serverCounters(Map<String, Double> server) {
+    if (server.isEmpty()) {
+      return "-";
+    }
+    List<String> parts = new ArrayList<>();
+    Double commits = server.get("commitsPerOp");
+    if (commits != null) {
+      parts.add(count(commits) + (Math.abs(commits - 1) < 0.005 ? " commit" : " commits"));
+    }
+    Double wal = server.get("walBytesPerOp");
+    if (wal != null) {
+      parts.add(bytes(wal) + " WAL");
+    }
+    Double temp = server.get("tempBytesPerOp");
+    if (temp != null && temp > 0) {
+      parts.add(bytes(temp) + " temp");
+    }
+    Double read = server.get("blocksReadPerOp");
+    if (read != null && read >= 0.005) {
+      parts.add(count(read) + " blocks read");
+    }
+    Double hit = server.get("cacheHitRatio");
+    if (hit != null) {
+      parts.add(String.format(Locale.ROOT, "%.1f%% hit", 100 * hit));
+    }
+    return String.join(", ", parts);
+  }
+
+  /** Bytes in the unit that reads best: 412 B, 8.2 kB, 3.1 MB. */
+  static String bytes(double b) {
+    if (b < 1024) {
+      return String.format(Locale.ROOT, "%.0f B", b);
+    }
+    if (b < 1024 * 1024) {
+      return String.format(Locale.ROOT, "%.1f kB", b / 1024);
+    }
+    return String.format(Locale.ROOT, "%.1f MB", b / (1024 * 1024));
   }
 
   /** A count per operation: whole numbers as they are, averages with two decimals. */

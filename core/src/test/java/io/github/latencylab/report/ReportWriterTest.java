@@ -19,6 +19,24 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportWriterTest {
 
   @Test
+  void serverCountersStandBesideTheRoundTrips() {
+    Measurement m = JmhJson.read(JmhJsonTest.fixture("jmh-insert.json")).measurements().get(0);
+    Measurement counted = new Measurement(m.benchmark(), m.strategy(), m.params(), m.rtt(),
+        m.rttMs(), m.addedRttMs(), m.baselineRttMs(), m.timeMs(), m.timeErrorMs(),
+        m.roundTripsPerOp(), m.statementsPerOp(), m.rowsPerSecond(), false, "measured",
+        Map.of("commitsPerOp", 1.0, "walBytesPerOp", 412.4, "tempBytesPerOp", 3.5 * 1024 * 1024,
+            "blocksReadPerOp", 0.0, "cacheHitRatio", 0.9984));
+    Results r = new Results("bench", null, null, null, List.of(counted));
+    assertThat(MarkdownReport.render(r))
+        .contains("| round trips/op | statements/op | server/op |")
+        .contains(" | 1 commit, 412 B WAL, 3.5 MB temp, 99.8% hit | ");
+    assertThat(HtmlReport.render(r)).contains("<th>server/op</th>")
+        .contains("<td>1 commit, 412 B WAL, 3.5 MB temp, 99.8% hit</td>");
+    Results without = JmhJson.read(JmhJsonTest.fixture("jmh-insert.json"));
+    assertThat(MarkdownReport.render(without)).doesNotContain("server/op |");
+  }
+
+  @Test
   void writesResultsMarkdownHtmlAndChartsAndReturnsThem(@TempDir Path dir) throws Exception {
     Results r = JmhJson.read(JmhJsonTest.fixture("jmh-insert.json"));
     Path out = dir.resolve("report");
