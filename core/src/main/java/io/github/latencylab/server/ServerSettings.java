@@ -413,7 +413,11 @@ public final class ServerSettings {
             pending = rs.getBoolean(1);
           }
         }
-        if (!"configuration file".equals(now.source()) || pending) {
+        // "override": the server derived the value from ours (wal_buffers=-1 is 1/32 of
+        // shared_buffers)
+        boolean ours = "configuration file".equals(now.source())
+            || "override".equals(now.source());
+        if (!ours || pending) {
           throw new IllegalStateException("Set " + name + "=" + applied.get(name) + " in"
               + " postgresql.auto.conf, but " + where + " still uses " + now.value()
               + (pending ? " until it restarts" : " from its " + now.source()

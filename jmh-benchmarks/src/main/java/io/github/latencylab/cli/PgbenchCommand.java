@@ -3,6 +3,7 @@ package io.github.latencylab.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.bench.tpcb.TpcbData;
+import io.github.latencylab.bench.tpcb.TpcbDriver;
 import io.github.latencylab.bench.tpcb.TpcbTransaction;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
@@ -15,7 +16,6 @@ import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.server.PgSetting;
 import io.github.latencylab.server.SettingChange;
 import io.github.latencylab.wire.WireDataSource;
-import io.github.latencylab.wire.WireStats;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +25,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,10 +33,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,7 +57,8 @@ public final class PgbenchCommand implements Callable<Integer> {
 
   /** pgbench waits for each command: BEGIN, five statements, END (simple and prepared). */
   static final int PGBENCH_ROUND_TRIPS = 7;
-  private static final long WARMUP_NANOS = TimeUnit.SECONDS.toNanos(1);
+  // pgjdbc's paths need the JIT; pgbench, native code, needs no warmup
+  private static final Duration WARMUP = Duration.ofSeconds(1);
 
   @Option(names = "--rtt", paramLabel = "LIST", converter = RttConverter.class,
       defaultValue = "0.5ms,20ms", description = "RTT settings (default: ${DEFAULT-VALUE})")
@@ -344,66 +342,16 @@ public final class PgbenchCommand implements Callable<Integer> {
     WireDataSource ds = mode.equals("simple")
         ? lab.dataSource().withProperty("preferQueryMode", "simple")
         : lab.dataSource().withProperty("prepareThreshold", "1");
-    List<TpcbTransaction.Client> all = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
-    try {
-      for (int i = 0; i < clients; i++) {
-        all.add(new TpcbTransaction.Client(ds.getConnection(),
-            TpcbTransaction.statementByStatement, scale(lab), 42L + i));
-      }
-      CyclicBarrier start = new CyclicBarrier(clients);
-      long[] startNanos = new long[1];
-      List<Future<long[]>> results = new ArrayList<>();
-      for (TpcbTransaction.Client client : all) {
-        results.add(pool.submit(() -> {
-          // pgbench is native code; pgjdbc's paths need the JIT first: a second, not counted
-          long warm = System.nanoTime() + WARMUP_NANOS;
-          while (System.nanoTime() < warm) {
-            client.transaction();
-          }
-          start.await();
-          WireStats before = lab.wire(client.connection()).snapshot();
-          long begin = System.nanoTime();
-          synchronized (startNanos) {
-            startNanos[0] = startNanos[0] == 0 ? begin : Math.min(startNanos[0], begin);
-          }
-          long end = begin + TimeUnit.SECONDS.toNanos(seconds);
-          long count = 0;
-          long busy = 0;
-          long now = begin;
-          while (now < end) {
-            client.transaction();
-            long after = System.nanoTime();
-            busy += after - now;
-            now = after;
-            count++;
-          }
-          long trips = lab.wire(client.connection()).snapshot().minus(before).roundTrips();
-          return new long[] {count, busy, trips, now - begin};
-        }));
-      }
-      long transactions = 0;
-      long busy = 0;
-      long trips = 0;
-      long longest = 0;
-      for (Future<long[]> f : results) {
-        long[] r = f.get(seconds + 300L, TimeUnit.SECONDS);
-        transactions += r[0];
-        busy += r[1];
-        trips += r[2];
-        longest = Math.max(longest, r[3]);
-      }
-      double tps = transactions / (longest / 1e9);
-      return new Row("jdbc", mode, rtt.configured().toString(), rtt.configured().millis(),
-          rtt.addedMeanMs(), clients, synchronousCommit, transactions, tps,
-          busy / 1e6 / transactions, (double) trips / transactions, true, Double.NaN,
-          Double.NaN);
-    } finally {
-      pool.shutdownNow();
-      for (TpcbTransaction.Client c : all) {
-        c.close();
-      }
-    }
+    int scale = scale(lab);
+    TpcbDriver.Result r = TpcbDriver.run(ds, clients, Duration.ofSeconds(seconds), WARMUP,
+        (connection, i) -> {
+          TpcbTransaction.Client client = new TpcbTransaction.Client(connection,
+              TpcbTransaction.statementByStatement, scale, 42L + i);
+          return client::transaction;
+        });
+    return new Row("jdbc", mode, rtt.configured().toString(), rtt.configured().millis(),
+        rtt.addedMeanMs(), clients, synchronousCommit, r.transactions(), r.tps(), r.latencyMs(),
+        r.roundTripsPerTransaction(), true, Double.NaN, Double.NaN);
   }
 
   private static int scale(Lab lab) throws SQLException {
