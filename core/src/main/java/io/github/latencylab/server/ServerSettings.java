@@ -230,7 +230,7 @@ public final class ServerSettings {
     }
     String example = row.isMemory() ? value + "MB" : value + "s";
     return "Refusing " + row.name() + "=" + value + ": without a unit PostgreSQL reads it in "
-        + row.unitInWords() + " (" + meaning + "), the units trap of field report 2. Write the"
+        + row.unitInWords() + " (" + meaning + "), which may not be what you mean. Write the"
         + " unit, e.g. " + row.name() + "=" + example + " (units: " + (row.isMemory()
         ? "B, kB, MB, GB, TB" : "us, ms, s, min, h, d") + ")";
   }

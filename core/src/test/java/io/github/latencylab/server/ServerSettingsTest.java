@@ -102,7 +102,7 @@ class ServerSettingsTest {
             + " \"kB\", \"MB\", \"GB\", and \"TB\".)");
     assertThatThrownBy(() -> lab.settings().set("shared_buffers", "900"))
         .hasMessage("Refusing shared_buffers=900: without a unit PostgreSQL reads it in 8 kB"
-            + " pages (900 x 8 kB = 7200 kB), the units trap of field report 2. Write the unit,"
+            + " pages (900 x 8 kB = 7200 kB), which may not be what you mean. Write the unit,"
             + " e.g. shared_buffers=900MB (units: B, kB, MB, GB, TB)");
     assertThatThrownBy(() -> lab.settings().set("work_mem", "65536"))
         .hasMessageStartingWith("Refusing work_mem=65536: without a unit PostgreSQL reads it"
