@@ -180,6 +180,50 @@ public final class ServerSettings {
     live.remove(set(settings));
   }
 
+  /**
+   * What postgresql.auto.conf holds now, by name: a mark to come back to with
+   * {@link #restoreAutoConf}, e.g. around work in another process (a JMH fork) that changes
+   * settings and might die before it restores them.
+   */
+  public synchronized Map<String, String> autoConf() {
+    Map<String, String> out = new java.util.TreeMap<>();
+    try (Connection c = direct.getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name, setting FROM pg_file_settings"
+            + " WHERE sourcefile LIKE '%postgresql.auto.conf' ORDER BY seqno")) {
+      while (rs.next()) {
+        out.put(rs.getString(1), rs.getString(2));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not read postgresql.auto.conf's settings from "
+          + where + ": " + e.getMessage(), e);
+    }
+    return out;
+  }
+
+  /**
+   * Puts postgresql.auto.conf back to {@code mark} (from {@link #autoConf()}): settings added
+   * since are reset, changed ones set back, with a reload or a restart. Returns the names it
+   * changed; nothing to do (the usual case) costs one query.
+   */
+  public synchronized List<String> restoreAutoConf(Map<String, String> mark) {
+    Map<String, String> now = autoConf();
+    Map<String, String> back = new LinkedHashMap<>();
+    now.forEach((name, value) -> {
+      if (!value.equals(mark.get(name))) {
+        back.put(name, mark.get(name));
+      }
+    });
+    mark.forEach((name, value) -> {
+      if (!now.containsKey(name)) {
+        back.put(name, value);
+      }
+    });
+    if (!back.isEmpty()) {
+      restore(null, back);
+    }
+    return List.copyOf(back.keySet());
+  }
+
   /** Undoes every change not undone yet, the latest first. */
   public synchronized void restoreAll() {
     while (!live.isEmpty()) {
@@ -193,7 +237,9 @@ public final class ServerSettings {
   }
 
   synchronized void restore(SettingChange change, Map<String, String> previousAutoConf) {
-    live.remove(change);
+    if (change != null) {
+      live.remove(change);
+    }
     try (Connection c = direct.getConnection()) {
       boolean needsRestart = false;
       for (String name : previousAutoConf.keySet()) {

@@ -138,6 +138,21 @@ class ServerSettingsTest {
   }
 
   @Test
+  void whatAnotherProcessLeftChangedIsPutBack() throws Exception {
+    Map<String, String> mark = lab.settings().autoConf();
+    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("ALTER SYSTEM SET synchronous_commit = 'off'"); // a fork that died
+      st.execute("ALTER SYSTEM SET work_mem = '8MB'");
+      st.execute("SELECT pg_reload_conf()");
+    }
+    assertThat(lab.settings().restoreAutoConf(mark))
+        .containsExactlyInAnyOrder("synchronous_commit", "work_mem");
+    assertThat(lab.settings().autoConf()).isEqualTo(mark);
+    assertThat(show("synchronous_commit")).isEqualTo("on");
+    assertThat(lab.settings().restoreAutoConf(mark)).as("nothing left to do").isEmpty();
+  }
+
+  @Test
   void aUserWithoutThePrivilegeIsRefusedWithTheParameterGroupHint() throws Exception {
     try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
       st.execute("DROP ROLE IF EXISTS app");

@@ -140,7 +140,18 @@ public final class BenchCommand implements Callable<Integer> {
           if (predicted != null) {
             results.add(predicted);
           } else {
-            Collection<RunResult> run = run(cell, rtt, profile, shared, jmhLog);
+            // a fork that dies before its teardown leaves its settings changed: put them back
+            Map<String, String> settings = lab.settings().autoConf();
+            Collection<RunResult> run;
+            try {
+              run = run(cell, rtt, profile, shared, jmhLog);
+            } finally {
+              List<String> restored = lab.settings().restoreAutoConf(settings);
+              if (!restored.isEmpty()) {
+                System.err.println("latency-lab: " + cell + " left " + restored
+                    + " changed on the server; restored");
+              }
+            }
             raw.addAll(run);
             run.forEach(r -> results.add(JmhResults.toMeasurement(r, measured)));
           }
