@@ -339,6 +339,36 @@ public final class BenchCommand implements Callable<Integer> {
     return size == null ? 0 : Double.parseDouble(size);
   }
 
+  private static final long LOCK_WAIT_MS = 30 * 60 * 1000;
+
+  /**
+   * JMH refuses to start while another JMH run on the machine holds /tmp/jmh.lock (its cells
+   * would disturb ours): wait for it, up to 30 minutes, instead of failing the whole sweep.
+   */
+  private static Collection<RunResult> runWhenTheLockIsFree(ChainedOptionsBuilder options,
+      PrintStream log, String what) throws org.openjdk.jmh.runner.RunnerException,
+      InterruptedException {
+    long deadline = System.currentTimeMillis() + LOCK_WAIT_MS;
+    boolean said = false;
+    while (true) {
+      try {
+        return new Runner(options.build(),
+            OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
+      } catch (org.openjdk.jmh.runner.RunnerException e) {
+        if (e.getMessage() == null || !e.getMessage().contains("JMH lock")
+            || System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+        if (!said) {
+          System.err.println("latency-lab: another JMH run holds /tmp/jmh.lock; " + what
+              + " waits for it (at most 30 min)");
+          said = true;
+        }
+        Thread.sleep(5000);
+      }
+    }
+  }
+
   /** A suite's {@code clients} parameter is the number of JMH threads (TPC-B's clients). */
   static int threads(Cell cell) {
     String clients = cell.params().get("clients");
@@ -362,8 +392,7 @@ public final class BenchCommand implements Callable<Integer> {
     Collection<RunResult> results;
     try (PrintStream log = new PrintStream(new FileOutputStream(jmhLog.toFile(), true), true,
         StandardCharsets.UTF_8)) {
-      results = new Runner(options.build(),
-          OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
+      results = runWhenTheLockIsFree(options, log, cell + " @ " + rtt);
     } catch (org.openjdk.jmh.runner.RunnerException e) {
       throw new IllegalStateException("JMH could not run " + cell + " at " + rtt + ": "
           + e.getMessage() + " (JMH's log: " + jmhLog + ")", e);
