@@ -165,6 +165,10 @@ public final class MarkdownReport {
     if (wal != null) {
       parts.add(bytes(wal) + " WAL");
     }
+    Double flushes = server.get("walSyncsPerOp");
+    if (flushes != null && flushes >= 0.005) {
+      parts.add(count(flushes) + " WAL flush" + (Math.abs(flushes - 1) < 0.005 ? "" : "es"));
+    }
     Double temp = server.get("tempBytesPerOp");
     if (temp != null && temp > 0) {
       parts.add(bytes(temp) + " temp");

@@ -26,9 +26,15 @@ import java.util.Map;
  * @param tempFiles temp_files
  * @param tempBytes temp_bytes
  * @param walBytes the WAL insert position in bytes, or -1 where it cannot be read (a standby)
+ * @param walSyncs pg_stat_wal.wal_sync: WAL flushes to disk (a synchronous commit waits for
+ *     one), or -1 where pg_stat_wal has no such column (before 14, from 18 on)
+ * @param walBuffersFull pg_stat_wal.wal_buffers_full: WAL written because wal_buffers were
+ *     full, or -1
+ * @param walFullPageImages pg_stat_wal.wal_fpi: whole pages logged, the first change of each
+ *     page after a checkpoint (full_page_writes), or -1
  */
 public record ServerCounters(long commits, long blocksHit, long blocksRead, long tempFiles,
-    long tempBytes, long walBytes) {
+    long tempBytes, long walBytes, long walSyncs, long walBuffersFull, long walFullPageImages) {
 
   /** Commits two {@link #read}s on one connection add to the delta between them. */
   public static final int OWN_COMMITS = 2;
@@ -41,25 +47,32 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
    */
   public static ServerCounters read(Connection direct) throws SQLException {
     publish(direct);
-    String stats = "SELECT xact_commit, blks_hit, blks_read, temp_files, temp_bytes, %s"
-        + " FROM pg_stat_database WHERE datname = current_database()";
-    try {
-      return query(direct, String.format(stats,
-          "pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint"));
-    } catch (SQLException standby) {
-      // a standby has no WAL insert position
-      if (!direct.getAutoCommit()) {
-        direct.rollback();
+    String stats = "SELECT d.xact_commit, d.blks_hit, d.blks_read, d.temp_files, d.temp_bytes,"
+        + " %s FROM pg_stat_database d%s WHERE d.datname = current_database()";
+    String lsn = "pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint";
+    String wal = ", w.wal_sync, w.wal_buffers_full, w.wal_fpi";
+    // a standby has no WAL insert position; pg_stat_wal's columns vary with the version
+    String[][] attempts = {{lsn + wal, ", pg_stat_wal w"}, {lsn + ", -1, -1, -1", ""},
+        {"-1, -1, -1, -1", ""}};
+    SQLException last = null;
+    for (String[] a : attempts) {
+      try {
+        return query(direct, String.format(stats, a[0], a[1]));
+      } catch (SQLException e) {
+        last = e;
+        if (!direct.getAutoCommit()) {
+          direct.rollback();
+        }
       }
-      return query(direct, String.format(stats, "-1"));
     }
+    throw last;
   }
 
   private static ServerCounters query(Connection c, String sql) throws SQLException {
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       rs.next();
       return new ServerCounters(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-          rs.getLong(5), rs.getLong(6));
+          rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9));
     }
   }
 
@@ -92,14 +105,19 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
   public ServerCounters minus(ServerCounters earlier) {
     return new ServerCounters(commits - earlier.commits, blocksHit - earlier.blocksHit,
         blocksRead - earlier.blocksRead, tempFiles - earlier.tempFiles,
-        tempBytes - earlier.tempBytes,
-        walBytes < 0 || earlier.walBytes < 0 ? -1 : walBytes - earlier.walBytes);
+        tempBytes - earlier.tempBytes, known(walBytes, earlier.walBytes),
+        known(walSyncs, earlier.walSyncs), known(walBuffersFull, earlier.walBuffersFull),
+        known(walFullPageImages, earlier.walFullPageImages));
+  }
+
+  private static long known(long now, long before) {
+    return now < 0 || before < 0 ? -1 : now - before;
   }
 
   /** The same counters less {@code n} commits (e.g. the measurement's own). */
   public ServerCounters lessCommits(long n) {
     return new ServerCounters(commits - n, blocksHit, blocksRead, tempFiles, tempBytes,
-        walBytes);
+        walBytes, walSyncs, walBuffersFull, walFullPageImages);
   }
 
   /** blks_hit / (blks_hit + blks_read), or NaN when no block was touched. */
@@ -111,8 +129,9 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
   /**
    * A delta per operation, by the names results use: {@code commitsPerOp},
    * {@code blocksHitPerOp}, {@code blocksReadPerOp}, {@code tempFilesPerOp},
-   * {@code tempBytesPerOp}, {@code walBytesPerOp} and {@code cacheHitRatio} (a ratio, not per
-   * operation); a value that cannot be known is left out.
+   * {@code tempBytesPerOp}, {@code walBytesPerOp}, {@code walSyncsPerOp},
+   * {@code walBuffersFullPerOp}, {@code walFullPageImagesPerOp} and {@code cacheHitRatio} (a
+   * ratio, not per operation); a value that cannot be known is left out.
    */
   public Map<String, Double> perOperation(double operations) {
     Map<String, Double> out = new LinkedHashMap<>();
@@ -130,6 +149,11 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
     out.put("tempBytesPerOp", tempBytes / operations);
     if (walBytes >= 0) {
       out.put("walBytesPerOp", walBytes / operations);
+    }
+    if (walSyncs >= 0) {
+      out.put("walSyncsPerOp", walSyncs / operations);
+      out.put("walBuffersFullPerOp", walBuffersFull / operations);
+      out.put("walFullPageImagesPerOp", walFullPageImages / operations);
     }
     return out;
   }

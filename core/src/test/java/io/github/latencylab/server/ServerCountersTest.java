@@ -66,9 +66,12 @@ class ServerCountersTest {
       assertThat(cost.commits()).as("5 inserts, the publish, the reads' own")
           .isEqualTo(5 + 1 + ServerCounters.OWN_COMMITS);
       assertThat(cost.walBytes()).as("WAL of 5 committed inserts").isGreaterThan(5 * 50);
+      assertThat(cost.walSyncs()).as("synchronous commits flush the WAL").isPositive();
+      assertThat(cost.walBuffersFull()).as("a few hundred bytes never fill wal_buffers")
+          .isZero();
       assertThat(cost.tempBytes()).isZero();
       assertThat(cost.lessCommits(3).perOperation(5)).containsEntry("commitsPerOp", 1.0)
-          .containsKeys("walBytesPerOp", "cacheHitRatio", "tempBytesPerOp");
+          .containsKeys("walBytesPerOp", "walSyncsPerOp", "cacheHitRatio", "tempBytesPerOp");
     }
   }
 

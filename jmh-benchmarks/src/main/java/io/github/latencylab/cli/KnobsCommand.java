@@ -88,8 +88,13 @@ public final class KnobsCommand implements Callable<Integer> {
   @Mixin
   LabOptions labOptions;
 
+  /**
+   * One wal_buffers value; per transaction: WAL bytes, WAL flushes (a synchronous commit waits
+   * for one), writes because the buffers were full, whole pages logged after the checkpoint.
+   */
   record WalBuffersRow(String walBuffers, String inEffect, long transactions, double tps,
-      double latencyMs, double walBytesPerTransaction) {
+      double latencyMs, double walBytesPerTransaction, double walSyncsPerTransaction,
+      double walBuffersFullPerTransaction, double fullPageImagesPerTransaction) {
   }
 
   record WorkMemRow(String workMem, String sortMethod, String sortSpaceType, long sortSpaceKb,
@@ -194,8 +199,11 @@ public final class KnobsCommand implements Callable<Integer> {
             return client::transaction;
           }));
       // per commit: the warmup's transactions count on the server too
+      ServerCounters s = m.server();
+      double commits = s.commits();
       return new WalBuffersRow(value, inEffect, m.value().transactions(), m.value().tps(),
-          m.value().latencyMs(), (double) m.server().walBytes() / m.server().commits());
+          m.value().latencyMs(), s.walBytes() / commits, s.walSyncs() / commits,
+          s.walBuffersFull() / commits, s.walFullPageImages() / commits);
     }
   }
 
@@ -361,12 +369,16 @@ public final class KnobsCommand implements Callable<Integer> {
     StringBuilder t = new StringBuilder();
     if (!r.walBuffers().isEmpty()) {
       t.append("wal_buffers: TPC-B, 1 client, ").append(r.durationSeconds()).append(" s each\n");
-      t.append(String.format(Locale.ROOT, "%-12s %-10s %9s %10s %14s%n", "wal_buffers",
-          "in effect", "TPS", "latency", "WAL/txn"));
+      t.append(String.format(Locale.ROOT, "%-12s %-10s %9s %10s %12s %10s %10s %10s%n",
+          "wal_buffers", "in effect", "TPS", "latency", "WAL/txn", "flushes", "full", "pages"));
       for (WalBuffersRow w : r.walBuffers()) {
-        t.append(String.format(Locale.ROOT, "%-12s %-10s %9.1f %7.2f ms %12.0f B%n",
-            w.walBuffers(), w.inEffect(), w.tps(), w.latencyMs(), w.walBytesPerTransaction()));
+        t.append(String.format(Locale.ROOT, "%-12s %-10s %9.1f %7.2f ms %10.0f B %10.2f %10.3f"
+            + " %10.2f%n", w.walBuffers(), w.inEffect(), w.tps(), w.latencyMs(),
+            w.walBytesPerTransaction(), w.walSyncsPerTransaction(),
+            w.walBuffersFullPerTransaction(), w.fullPageImagesPerTransaction()));
       }
+      t.append("per transaction: WAL bytes, WAL flushes, writes because wal_buffers were full,"
+          + " whole pages logged (first change after the restart's checkpoint)\n");
       t.append('\n');
     }
     if (!r.workMem().isEmpty()) {

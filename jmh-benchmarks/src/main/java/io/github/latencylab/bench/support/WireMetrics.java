@@ -44,6 +44,7 @@ public class WireMetrics {
   public double baselineRttMs;
   public double serverCommitsPerOp;
   public double serverWalBytesPerOp;
+  public double serverWalSyncsPerOp;
   public double serverTempBytesPerOp;
   public double serverTempFilesPerOp;
   public double serverBlocksReadPerOp;
@@ -101,6 +102,7 @@ public class WireMetrics {
     Map<String, Double> perOp = server.perOperation((double) ops * threads);
     serverCommitsPerOp = share(perOp, "commitsPerOp", perThread);
     serverWalBytesPerOp = share(perOp, "walBytesPerOp", perThread);
+    serverWalSyncsPerOp = share(perOp, "walSyncsPerOp", perThread);
     serverTempBytesPerOp = share(perOp, "tempBytesPerOp", perThread);
     serverTempFilesPerOp = share(perOp, "tempFilesPerOp", perThread);
     serverBlocksReadPerOp = share(perOp, "blocksReadPerOp", perThread);
