@@ -340,32 +340,61 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private static final long LOCK_WAIT_MS = 30 * 60 * 1000;
+  private static final long LOCK_QUIET_MS = 20_000;
 
   /**
    * JMH refuses to start while another JMH run on the machine holds /tmp/jmh.lock (its cells
-   * would disturb ours): wait for it, up to 30 minutes, instead of failing the whole sweep.
+   * would disturb ours). Such a run takes the lock cell by cell: wait until the lock has been
+   * free for 20 s straight (that run has ended, not just one of its cells), up to 30 minutes,
+   * instead of failing the whole sweep or taking the lock between its cells.
    */
   private static Collection<RunResult> runWhenTheLockIsFree(ChainedOptionsBuilder options,
       PrintStream log, String what) throws org.openjdk.jmh.runner.RunnerException,
       InterruptedException {
     long deadline = System.currentTimeMillis() + LOCK_WAIT_MS;
-    boolean said = false;
+    boolean contended = false;
+    long freeSince = -1;
     while (true) {
-      try {
-        return new Runner(options.build(),
-            OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
-      } catch (org.openjdk.jmh.runner.RunnerException e) {
-        if (e.getMessage() == null || !e.getMessage().contains("JMH lock")
-            || System.currentTimeMillis() > deadline) {
-          throw e;
+      long now = System.currentTimeMillis();
+      boolean free = jmhLockFree();
+      if (free && (!contended || (freeSince > 0 && now - freeSince >= LOCK_QUIET_MS))) {
+        try {
+          return new Runner(options.build(),
+              OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
+        } catch (org.openjdk.jmh.runner.RunnerException e) {
+          if (e.getMessage() == null || !e.getMessage().contains("JMH lock") || now > deadline) {
+            throw e;
+          }
+          free = false;
         }
-        if (!said) {
-          System.err.println("latency-lab: another JMH run holds /tmp/jmh.lock; " + what
-              + " waits for it (at most 30 min)");
-          said = true;
-        }
-        Thread.sleep(5000);
       }
+      if (now > deadline) {
+        throw new org.openjdk.jmh.runner.RunnerException("another JMH run held /tmp/jmh.lock"
+            + " for 30 minutes");
+      }
+      if (!free) {
+        if (!contended) {
+          System.err.println("latency-lab: another JMH run holds /tmp/jmh.lock; " + what
+              + " waits until it ends (at most 30 min)");
+        }
+        contended = true;
+        freeSince = -1;
+      } else if (freeSince < 0) {
+        freeSince = now;
+      }
+      Thread.sleep(1000);
+    }
+  }
+
+  // JMH's own lock: a file lock on java.io.tmpdir/jmh.lock, taken for each run of the Runner
+  private static boolean jmhLockFree() {
+    Path file = Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock");
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+        java.nio.channels.FileLock lock = channel.tryLock()) {
+      return lock != null;
+    } catch (java.nio.channels.OverlappingFileLockException | java.io.IOException e) {
+      return false;
     }
   }
 
