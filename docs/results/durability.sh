@@ -17,6 +17,8 @@ for durability in fast stock; do
     --out "$out/$durability"
 done
 echo "load after: $(uptime)" >&2
+# keep the cells, the Markdown report and the charts; JMH's raw log and JSON stay out
+for d in "$out"/fast "$out"/stock; do rm -f "$d/jmh-output.txt" "$d/jmh-results.json" "$d/report.html"; done
 python3 docs/results/durability-page.py "$out/fast/results.json" "$out/stock/results.json" \
   > docs/results/durability.md
 echo "wrote docs/results/durability.md" >&2

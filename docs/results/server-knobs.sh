@@ -28,5 +28,7 @@ echo "load before: $(uptime)" >&2
 ./latency-lab knobs --backend embedded --json "$out/knobs.json" | tee "$out/knobs.txt"
 
 echo "load after: $(uptime)" >&2
+# keep the cells, the Markdown report and the charts; JMH's raw log and JSON stay out
+for d in "$out"/tpcb "$out"/tpcb-fsync-off; do rm -f "$d/jmh-output.txt" "$d/jmh-results.json" "$d/report.html"; done
 python3 docs/results/server-knobs-page.py "$out" ${1:+"$1"} > docs/results/server-knobs.md
 echo "wrote docs/results/server-knobs.md" >&2
