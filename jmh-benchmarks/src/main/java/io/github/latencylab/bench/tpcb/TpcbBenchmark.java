@@ -30,12 +30,13 @@ import org.openjdk.jmh.infra.ThreadParams;
  * round trips the transaction makes, and at what latency does the knob stop mattering?
  *
  * <p>Expected: a transaction costs its round trips x RTT plus the server's time, and the knob
- * only shrinks the server's part (by the WAL flush, ~0.1-10 ms depending on the disk). At
- * 0.5 ms synchronous_commit=off is the big win of field reports 2 and 4 (~3x); past a few
- * milliseconds of RTT, 7 round trips dwarf the flush, and cutting them (one multi-statement
- * string or one function call: 1 round trip) wins by ~7x where the knob gains under 10%.
- * fsync=off on top gains nothing more (field report 4). With several clients TPS is clients /
- * time per transaction, less where they queue for the one branch row at scale 1.
+ * only shrinks the server's part, by the commit's WAL flush: a few tenths of a millisecond on
+ * a local SSD, milliseconds on network storage (field reports 2 and 4 saw ~3x from it on their
+ * servers). Its gain therefore shrinks as the RTT grows, and falls under 10% at a latency the
+ * flush's cost sets (docs/server-knobs.md gives it); cutting the 7 round trips to 1 (one
+ * multi-statement string, one function call) multiplies TPS at every latency. fsync=off on
+ * top gains nothing more (field report 4). With several clients TPS is clients / time per
+ * transaction, less where they queue for the one branch row at scale 1.
  *
  * <p>Each operation is one transaction by one client with pgbench's random account, teller,
  * branch and delta, on the tables {@code pgbench -i -s scale} makes ({@link TpcbData}). The
