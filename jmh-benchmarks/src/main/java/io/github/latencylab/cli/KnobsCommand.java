@@ -69,7 +69,9 @@ public final class KnobsCommand implements Callable<Integer> {
   List<String> walBuffers;
 
   @Option(names = "--work-mem", paramLabel = "LIST", split = ",",
-      defaultValue = "1MB,4MB,16MB,64MB", description = "work_mem values (default: ${DEFAULT-VALUE})")
+      defaultValue = "4MB,16MB,64MB,256MB",
+      description = "work_mem values (default: ${DEFAULT-VALUE}; at scale 5 the sort needs ~50 MB"
+          + " on disk and more in memory)")
   List<String> workMem;
 
   @Option(names = "--shared-buffers", paramLabel = "LIST", split = ",",
