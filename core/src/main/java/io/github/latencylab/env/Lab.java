@@ -1,12 +1,12 @@
 package io.github.latencylab.env;
 
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit.
+ *
+ * <p>Another JVM (a benchmark's fork) can work against the same Lab: {@link #handle()} writes
+ * where it listens to a file readable by this user only, {@link #attach(Path)} reads it there
+ * and gives a Lab with its own counters, whose RTT stays this Lab's to set.
  */
 public final class Lab implements AutoCloseable {
 
@@ -41,9 +45,10 @@ public final class Lab implements AutoCloseable {
   private final String id;
   private final Backend backend;
   private final WireCounter wire = new WireCounter();
+  private final WireCounter directWire = new WireCounter();
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
-  private final LatencyControl latency;
+  private final LatencyControl latency; // null when attached: the other Lab sets the RTT
   private final Thread shutdownHook;
   private ServerInfo server;
   private boolean closed;
@@ -56,11 +61,14 @@ public final class Lab implements AutoCloseable {
     PostgresTarget target = backend.proxied().orElse(backend.direct());
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
+    // counted on their own: round trips that bypass the proxy are not the workload's
+    CountingSocketFactory.register(id + "-direct", directWire);
     PostgresTarget direct = backend.direct();
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
-        direct.password(), id, wire);
-    this.latency = new LatencyControl(backend.proxy().orElse(null), plain(target),
-        backend.baseline().map(Lab::plain).orElse(null), calibrate);
+        direct.password(), id + "-direct", directWire);
+    this.latency = backend instanceof AttachedBackend ? null
+        : new LatencyControl(backend.proxy().orElse(null), plain(target),
+            backend.baseline().map(Lab::plain).orElse(null), calibrate);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -95,6 +103,32 @@ public final class Lab implements AutoCloseable {
     Lab lab = new Lab(id, backend, config.calibrate());
     LOG.info("Lab ready: {}", backend.describe());
     return lab;
+  }
+
+  /**
+   * The Lab whose {@link #handle()} wrote {@code handle}, from another JVM: the same
+   * PostgreSQL and proxies, counted on this Lab's own {@link #wire()}. Closing it stops
+   * nothing; its RTT is the other Lab's to set ({@link #rtt(Rtt)} is refused).
+   */
+  public static Lab attach(Path handle) {
+    Backend backend = LabHandle.read(handle);
+    String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
+    return new Lab(id, backend, false);
+  }
+
+  /**
+   * Writes what another JVM needs to {@link #attach(Path)} to this Lab, credentials
+   * included, to a file readable by this user only. Close the handle when the other JVMs
+   * are done: it deletes the file.
+   */
+  public LabHandle handle() {
+    return LabHandle.write(backend.kind(), describe(), backend.direct(), backend.proxied(),
+        backend.baseline());
+  }
+
+  /** True when this Lab works against another JVM's, through {@link #attach(Path)}. */
+  public boolean attached() {
+    return latency == null;
   }
 
   /**
@@ -186,13 +220,17 @@ public final class Lab implements AutoCloseable {
     return dataSource;
   }
 
-  /** Connections straight to PostgreSQL, bypassing the proxy; counted on {@link #wire()}. */
+  /**
+   * Connections straight to PostgreSQL, bypassing the proxy, for set-up and checks: they do
+   * not count on {@link #wire()} (each still has its own counter, {@link #wire(Connection)}).
+   */
   public WireDataSource directDataSource() {
     return directDataSource;
   }
 
+  /** True when connections go through a Toxiproxy proxy, so that an RTT can be added. */
   public boolean hasProxy() {
-    return backend.proxy().isPresent();
+    return backend.proxied().isPresent();
   }
 
   public PostgresTarget target() {
@@ -212,12 +250,12 @@ public final class Lab implements AutoCloseable {
         + "&socketFactoryArg=" + id;
   }
 
-  /** Round trips and bytes of every connection of this Lab. */
+  /** Round trips and bytes of every connection of {@link #dataSource()}: the workload's. */
   public WireCounter wire() {
     return wire;
   }
 
-  /** Round trips and bytes of one connection from {@link #dataSource()}. */
+  /** Round trips and bytes of one connection from {@link #dataSource()} or the direct one. */
   public WireCounter wire(Connection connection) {
     try {
       return dataSource.counterOf(connection);
@@ -231,7 +269,7 @@ public final class Lab implements AutoCloseable {
    * too. Returns the calibration measurement when this call calibrated the setting, else null.
    */
   public RttMeasurement rtt(Rtt rtt) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.set(rtt);
     } catch (SQLException e) {
@@ -240,13 +278,23 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  /** The RTT set by {@link #rtt(Rtt)}; an attached Lab does not know its owner's. */
   public Rtt rtt() {
+    requireControl(Rtt.ZERO);
     return latency.current();
+  }
+
+  /**
+   * Sets {@code rtt} and measures the baseline and the added RTT with about 1.5 s of probes
+   * (many where each is cheap, at least 8 at 320 ms).
+   */
+  public RttMeasurement measure(Rtt rtt) {
+    return measure(rtt, LatencyControl.samplesFor(rtt));
   }
 
   /** Sets {@code rtt} and measures the baseline and the added RTT with {@code samples} probes. */
   public RttMeasurement measure(Rtt rtt, int samples) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.measure(rtt, samples);
     } catch (SQLException e) {
@@ -255,7 +303,11 @@ public final class Lab implements AutoCloseable {
     }
   }
 
-  private void requireProxy(Rtt rtt) {
+  private void requireControl(Rtt rtt) {
+    if (attached()) {
+      throw new IllegalStateException("Cannot set or read the RTT of an attached Lab ("
+          + describe() + "): the Lab it is attached to sets it");
+    }
     if (rtt.micros() > 0 && !hasProxy()) {
       throw new IllegalStateException("Cannot add " + rtt + ": this Lab has no Toxiproxy ("
           + describe() + "). Set " + Setting.TOXIPROXY_URL.property()
@@ -319,12 +371,15 @@ public final class Lab implements AutoCloseable {
     }
     stopped = true;
     try {
-      latency.close();
+      if (latency != null) {
+        latency.close();
+      }
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
     backend.close();
     CountingSocketFactory.unregister(id);
+    CountingSocketFactory.unregister(id + "-direct");
     LOG.info("Lab stopped: {}", backend.kind().label());
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import eu.rekawek.toxiproxy.ToxiproxyClient;
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import java.net.InetSocketAddress;
@@ -128,7 +127,7 @@ class LabLifecycleTest {
             .isEqualTo(db.host() + ":" + db.port());
 
         Rtt rtt = Rtt.parse("20ms");
-        RttMeasurement m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+        RttMeasurement m = lab.measure(rtt);
         assertThat(m.addedMeanMs()).as("added mean (plan %s)", m.plan())
             .isCloseTo(20, within(5.0));
         try (Connection c = java.sql.DriverManager.getConnection(lab.jdbcUrl(),
