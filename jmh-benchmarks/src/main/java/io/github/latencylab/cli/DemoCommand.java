@@ -272,7 +272,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /** Each strategy's model, fitted on its runs at every RTT, at {@link DemoReport#PREDICTED_AT}. */
-  private List<Prediction> predictions(List<AtRtt> results) {
+  static List<Prediction> predictions(List<AtRtt> results) {
     List<Prediction> predictions = new ArrayList<>();
     models(cells(results)).forEach((strategy, model) -> {
       Map<String, Double> at = new LinkedHashMap<>();

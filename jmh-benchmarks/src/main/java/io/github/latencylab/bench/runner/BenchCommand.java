@@ -5,8 +5,10 @@ import io.github.latencylab.cli.LabOptions;
 import io.github.latencylab.cli.Progress;
 import io.github.latencylab.cli.RttConverter;
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.env.LabHandle;
+import io.github.latencylab.env.Setting;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.BaselineComparison;
@@ -19,6 +21,7 @@ import io.github.latencylab.report.Series;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +38,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
@@ -140,7 +144,9 @@ public final class BenchCommand implements Callable<Integer> {
     List<Cell> cells = new ArrayList<>();
     Results all;
     BaselineComparison comparison;
-    try (Lab lab = Lab.start(labOptions.config()); LabHandle handle = lab.handle();
+    LabConfig config = labOptions.config();
+    List<String> hostArgs = hostJvmArgs(config);
+    try (Lab lab = Lab.start(config); LabHandle handle = lab.handle();
         Progress progress = new Progress("bench", (long) plan.size() * sweep.size())) {
       System.err.println("latency-lab: " + lab.describe());
       LabEnvironment environment = lab.environment();
@@ -153,7 +159,7 @@ public final class BenchCommand implements Callable<Integer> {
           if (predicted != null) {
             cells.add(predicted);
           } else {
-            RunResult result = run(p, measured, handle, jmhLog);
+            RunResult result = run(p, measured, forkArgs(hostArgs, measured, handle), jmhLog);
             Cell cell = JmhResults.toCell(result, measured);
             raw.put(cell.key(), result);
             cells.add(cell);
@@ -164,7 +170,8 @@ public final class BenchCommand implements Callable<Integer> {
       all = results(profile, environment, cells);
       comparison = compare(all, plan, sweep);
       if (comparison != null && !comparison.failedOnTimeOnly().isEmpty()) {
-        measureAgain(comparison.failedOnTimeOnly(), plan, cells, raw, lab, handle, jmhLog);
+        measureAgain(comparison.failedOnTimeOnly(), plan, cells, raw, lab,
+            measured -> forkArgs(hostArgs, measured, handle), jmhLog);
         all = results(profile, environment, cells);
         comparison = compare(all, plan, sweep);
       }
@@ -199,7 +206,8 @@ public final class BenchCommand implements Callable<Integer> {
    * once, and a regression shows again.
    */
   private static void measureAgain(Set<String> keys, List<Planned> plan, List<Cell> cells,
-      Map<String, RunResult> raw, Lab lab, LabHandle handle, Path jmhLog) throws Exception {
+      Map<String, RunResult> raw, Lab lab, Function<MeasuredRtt, List<String>> forkArgs,
+      Path jmhLog) throws Exception {
     System.out.println("latency-lab: " + keys.size() + " cell" + (keys.size() == 1 ? "" : "s")
         + " failed on time alone; measuring " + (keys.size() == 1 ? "it" : "them")
         + " once more (a regression must reproduce):");
@@ -215,7 +223,7 @@ public final class BenchCommand implements Callable<Integer> {
         Cell first = cells.get(i);
         Planned p = plan.stream().filter(x -> x.series().equals(first.series())).findFirst()
             .orElseThrow();
-        RunResult result = run(p, measured, handle, jmhLog);
+        RunResult result = run(p, measured, forkArgs.apply(measured), jmhLog);
         Cell again = JmhResults.toCell(result, measured);
         raw.put(again.key(), result);
         cells.set(i, again);
@@ -356,25 +364,55 @@ public final class BenchCommand implements Callable<Integer> {
     return scaled.timeMs() <= 0 || budget.fits(p, scaled.timeMs()) ? null : scaled;
   }
 
-  private static RunResult run(Planned p, MeasuredRtt rtt, LabHandle handle, Path jmhLog)
+  /**
+   * This JVM's arguments, which JMH gives every fork unless told otherwise, without the
+   * database password: a fork's command line is visible to every user of the machine, and
+   * JMH writes it into its results. The forks get the credentials from the Lab's handle.
+   */
+  static List<String> hostJvmArgs(LabConfig config) {
+    String password = config.get(Setting.JDBC_PASSWORD);
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> !a.startsWith("-D" + Setting.JDBC_PASSWORD.property() + "="))
+        .filter(a -> password.isEmpty() || !a.contains(password))
+        .toList();
+  }
+
+  /** A fork's JVM arguments: this JVM's (less the password), the RTT, the Lab's handle. */
+  static List<String> forkArgs(List<String> hostArgs, MeasuredRtt rtt, LabHandle handle) {
+    List<String> args = new ArrayList<>(hostArgs);
+    args.addAll(rtt.jvmArgs());
+    args.add(handle.jvmArg());
+    return args;
+  }
+
+  private static RunResult run(Planned p, MeasuredRtt rtt, List<String> forkArgs, Path jmhLog)
       throws Exception {
-    List<String> jvmArgs = new ArrayList<>(rtt.jvmArgs());
-    jvmArgs.add(handle.jvmArg());
     ChainedOptionsBuilder options = new OptionsBuilder()
         .include("^" + Pattern.quote(p.benchmark()) + "$")
         .param("rtt", rtt.rtt().toString())
-        .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+        .jvmArgs(forkArgs.toArray(String[]::new))
         .shouldFailOnError(true);
     p.iterations().applyTo(options);
     p.series().params().forEach(options::param);
-    Collection<RunResult> results;
-    try (PrintStream log = new PrintStream(new FileOutputStream(jmhLog.toFile(), true), true,
-        StandardCharsets.UTF_8)) {
-      results = new Runner(options.build(),
-          OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
-    } catch (org.openjdk.jmh.runner.RunnerException e) {
-      throw new IllegalStateException("JMH could not run " + p + " at " + rtt.rtt() + ": "
-          + e.getMessage() + " (JMH's log: " + jmhLog + ")", e);
+    Collection<RunResult> results = null;
+    boolean waitSaid = false;
+    while (results == null) {
+      try (PrintStream log = new PrintStream(new FileOutputStream(jmhLog.toFile(), true), true,
+          StandardCharsets.UTF_8)) {
+        results = new Runner(options.build(),
+            OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
+      } catch (org.openjdk.jmh.runner.RunnerException e) {
+        if (!String.valueOf(e.getMessage()).contains(JMH_LOCK_TAKEN)) {
+          throw new IllegalStateException("JMH could not run " + p + " at " + rtt.rtt() + ": "
+              + e.getMessage() + " (JMH's log: " + jmhLog + ")", e);
+        }
+        // one benchmark at a time on a machine: wait for the other run, never ignore the lock
+        if (!waitSaid) {
+          System.err.println("latency-lab: another JMH run holds its lock; waiting for it...");
+          waitSaid = true;
+        }
+        Thread.sleep(LOCK_RETRY.toMillis());
+      }
     }
     if (results.size() != 1) {
       throw new IllegalStateException("JMH produced " + results.size() + " results for " + p
@@ -382,4 +420,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     return results.iterator().next();
   }
+
+  /** What JMH says when another JMH run on the machine holds its lock. */
+  private static final String JMH_LOCK_TAKEN = "Unable to acquire the JMH lock";
+  private static final Duration LOCK_RETRY = Duration.ofSeconds(2);
 }
