@@ -22,7 +22,7 @@ import java.util.Properties;
  *
  * <pre>{@code
  * try (LabHandle handle = lab.handle()) {
- *   // start a JVM with handle.jvmArg(): -Dlatencylab.lab.handle=/tmp/latency-lab-.../lab.properties
+ *   // start a JVM with handle.jvmArg(): -Dlatencylab.lab.handle=/tmp/latency-lab-.../...
  *   // there: try (Lab same = Lab.attach(Path.of(System.getProperty(LabHandle.PROPERTY)))) {...}
  * }
  * }</pre>

@@ -45,7 +45,7 @@ public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRtt
 
   /** "InsertBenchmark.executeBatch rows=1000 @ 20ms": the cell's key wherever one is needed. */
   public String key() {
-    return series.key() + " @ " + rtt;
+    return series.keyAt(rtt);
   }
 
   public String suite() {

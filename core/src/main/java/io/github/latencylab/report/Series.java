@@ -1,5 +1,6 @@
 package io.github.latencylab.report;
 
+import io.github.latencylab.latency.Rtt;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -40,6 +41,11 @@ public record Series(String suite, String strategy, SortedMap<String, String> pa
     StringBuilder s = new StringBuilder(suite).append('.').append(strategy);
     params.forEach((k, v) -> s.append(' ').append(k).append('=').append(v));
     return s.toString();
+  }
+
+  /** "InsertBenchmark.executeBatch rows=1000 @ 20ms": its cell's key at {@code rtt}. */
+  public String keyAt(Rtt rtt) {
+    return key() + " @ " + rtt;
   }
 
   /** The value of its size parameter (rows, parents), if it has one. */

@@ -303,7 +303,8 @@ public final class SvgCharts {
     boolean log = max / min > LOG_SPAN;
     svg.text(24, 52, "start", 12.5, "normal", MUTED, "Round trips per operation, counted at"
         + " the socket (the same at every RTT); "
-        + (log ? "log scale: the values span " + Format.count(min) + " to " + Format.count(max) + "."
+        + (log ? "log scale: the values span " + Format.count(min) + " to "
+            + Format.count(max) + "."
             : "linear scale."));
     svg.text(24, 68, "start", 12.5, "normal", MUTED, "Each round trip costs the whole added"
         + " RTT: at 20 ms, 100 round trips are 2 s on the wire.");

@@ -26,7 +26,9 @@ class LabAttachTest {
 
   @BeforeAll
   static void start() {
-    owner = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+    // nominal toxics: what is attached is under test here, not the calibration
+    owner = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED)
+        .with(Setting.CALIBRATE, "false"));
   }
 
   @AfterAll

@@ -87,8 +87,8 @@ final class DemoText {
       int width = slowestMs <= 0 ? 1
           : (int) Math.max(1, Math.round(BAR_WIDTH * r.timeMs() / slowestMs));
       out.append(String.format(Locale.ROOT, format, r.strategy(),
-          String.format(Locale.ROOT, "%,d", r.sqlStatements()),
-          String.format(Locale.ROOT, "%,d", r.roundTrips()), Format.duration(r.timeMs()), ratio,
+          Format.count(r.sqlStatements()), Format.count(r.roundTrips()),
+          Format.duration(r.timeMs()), ratio,
           style.paint(colour, String.valueOf(style.bar()).repeat(width))));
     }
     return out.toString();

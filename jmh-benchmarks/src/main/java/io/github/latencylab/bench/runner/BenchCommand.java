@@ -252,7 +252,7 @@ public final class BenchCommand implements Callable<Integer> {
     Set<String> planned = new HashSet<>();
     for (Planned p : plan) {
       for (Rtt rtt : sweep) {
-        planned.add(p.series().key() + " @ " + rtt);
+        planned.add(p.series().keyAt(rtt));
       }
     }
     return BaselineComparison.compare(Baseline.read(baseline).only(planned), all);
