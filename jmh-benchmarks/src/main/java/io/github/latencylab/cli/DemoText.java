@@ -163,8 +163,8 @@ final class DemoText {
     }
     if (anyUncertain) {
       out.append(style.paint(DIM, "? far below the RTTs measured (" + fittedOn + "): the"
-          + " small difference of two large times, uncertain (a few % off in what a round trip"
-          + "\n  costs there moves it a lot); measure it instead, e.g. --rtt 0.5ms,"
+          + " small difference of two large times,\n  uncertain (a few % off in what a round"
+          + " trip costs there moves it a lot); measure it\n  instead, e.g. --rtt 0.5ms,"
           + report.rtts().get(report.rtts().size() - 1).rtt())).append('\n');
     }
     return out.toString();

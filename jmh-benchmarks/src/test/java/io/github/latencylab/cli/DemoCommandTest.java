@@ -92,8 +92,8 @@ class DemoCommandTest {
         .containsPattern("\nlazyLoop +180 ms \\? +2.20 s \\* +32.77 s  \n")
         .containsPattern("\njoinFetch +8.40 ms \\? +48.00 ms \\* +647 ms  \n")
         .contains("? far below the RTTs measured (20ms): the small difference of two large"
-            + " times, uncertain")
-        .contains("measure it instead, e.g. --rtt 0.5ms,20ms");
+            + " times,\n  uncertain")
+        .contains("measure it\n  instead, e.g. --rtt 0.5ms,20ms");
     assertThat(report.predictions().get(0).uncertain()).containsExactly("LAN 0.5 ms");
   }
 
