@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * DIR/report.md                 the tables in Markdown
  * DIR/report.html               one self-contained page: tables, charts inlined, environment
  * DIR/charts/*.svg              per suite and parameters, time vs RTT and round trips per
- *                               operation ({@link SvgCharts})
+ *                               operation (SvgCharts)
  * DIR/baseline-comparison.txt   with a comparison: its summary and findings
  * </pre>
  *
@@ -128,6 +128,16 @@ public final class ReportWriter {
           + " ~ an estimate scaled from a smaller size");
     }
     return t.append('\n').toString();
+  }
+
+  /**
+   * The reports' chart of time per operation against RTT, one line per strategy, for times
+   * not measured by JMH (e.g. the demo's medians): {@code timeIs} says what they are.
+   * Predicted cells are drawn hollow on dashed lines.
+   */
+  public static String timeChart(String suite, Map<String, String> params, List<Cell> cells,
+      String timeIs) {
+    return SvgCharts.timeVsRtt(suite, params, cells, timeIs);
   }
 
   // ---------------------------------------------------------------- shared by the pages

@@ -27,7 +27,8 @@ import java.util.TreeMap;
  * <p>Each cell is written flat ({@code benchmark}, {@code strategy}, {@code params},
  * {@code rtt}, {@code rttMs}, {@code timeMs}, ... {@code predicted}, {@code note}) with its
  * server counters ({@code server}) and, for a measured cell with measured cells below it in
- * its series, the {@link LatencyModel}'s time for it from those ({@code model}): what a page
+ * its series, the {@link LatencyModel}'s time for it from those ({@code model}: its time,
+ * the RTTs it was fitted on, T0, R, and the least-squares slope the cells give): what a page
  * generator needs to check the model without re-implementing it. Files of earlier versions,
  * and of later ones with fields this one does not know, read.
  */
@@ -81,8 +82,8 @@ public record Results(String kind, String createdAt, String profile,
         ArrayNode from = m.putArray("from");
         model.rtts().forEach(r -> from.add(r.toString()));
         m.put("t0Ms", model.t0Ms());
-        m.put("slope", model.slope());
-        m.put("slopeFitted", model.slopeFitted());
+        m.put("roundTrips", model.roundTrips());
+        m.put("fittedSlope", model.fittedSlope());
       }
     }
     return root;

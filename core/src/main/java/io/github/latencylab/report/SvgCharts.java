@@ -22,15 +22,15 @@ import java.util.TreeSet;
  * white) followed by three of Paul Tol's muted colours, each strategy with its own marker
  * shape too, the same colour for a strategy in every chart of its suite.
  */
-public final class SvgCharts {
+final class SvgCharts {
 
   /** One chart: what it shows, where it goes, its SVG. */
-  public record Chart(String suite, Map<String, String> params, Kind kind, String fileName,
+  record Chart(String suite, Map<String, String> params, Kind kind, String fileName,
       String title, String svg) {
   }
 
   /** The kinds of chart. */
-  public enum Kind { TIME_VS_RTT, ROUND_TRIPS }
+  enum Kind { TIME_VS_RTT, ROUND_TRIPS }
 
   /** Round trips go on a log scale when the largest is more than this many times the least. */
   static final int LOG_SPAN = 20;
@@ -75,7 +75,7 @@ public final class SvgCharts {
   }
 
   /** The same, for times not measured by JMH: {@code timeIs} says what they are. */
-  public static String timeVsRtt(String suite, Map<String, String> params,
+  static String timeVsRtt(String suite, Map<String, String> params,
       List<Cell> cells, String timeIs) {
     return timeVsRtt(suite, params, cells, colors(cells), timeIs);
   }

@@ -20,7 +20,7 @@ import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.Series;
-import io.github.latencylab.report.SvgCharts;
+import io.github.latencylab.report.ReportWriter;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -283,8 +283,8 @@ public final class DemoCommand implements Callable<Integer> {
           uncertain.add(name);
         }
       });
-      predictions.add(new Prediction(strategy, model.t0Ms(), model.slope(),
-          model.slopeFitted(), model.rtts(), at, uncertain));
+      predictions.add(new Prediction(strategy, model.t0Ms(), model.roundTrips(),
+          model.fittedSlope(), model.rtts(), at, uncertain));
     });
     return predictions;
   }
@@ -397,7 +397,7 @@ public final class DemoCommand implements Callable<Integer> {
     params.put("books", String.valueOf(report.children()));
     String timeIs = "Median time of the demo's runs (" + report.environment().backend()
         + " backend, PostgreSQL " + report.environment().postgresVersion() + ")";
-    return SvgCharts.timeVsRtt("N+1 demo", params, cells, timeIs);
+    return ReportWriter.timeChart("N+1 demo", params, cells, timeIs);
   }
 
   /** Reads "all" or "lazyLoop,joinFetch"; a bad name's message lists the strategies. */

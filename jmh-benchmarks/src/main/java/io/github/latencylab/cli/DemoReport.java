@@ -63,15 +63,17 @@ public record DemoReport(String kind, String measuredAt, LabEnvironment environm
   }
 
   /**
-   * A strategy's time model, T(L) = T0 + slope x L, fitted on its runs (the
+   * A strategy's time model, T(L) = T0 + round trips x L, fitted on its runs (the
    * {@link io.github.latencylab.report.LatencyModel}), and its times at {@link #PREDICTED_AT}.
    *
+   * @param fittedSlope the least-squares slope of its runs' times against the added RTT, for
+   *     comparison with its round trips (NaN from one RTT)
    * @param fittedOn the RTTs of the runs it was fitted on
    * @param predictedMs its time at each of {@link #PREDICTED_AT}: predicted, not measured
    * @param uncertain the latencies far below {@code fittedOn}, where a prediction is the small
    *     difference of two large times
    */
-  public record Prediction(String strategy, double t0Ms, double slope, boolean slopeFitted,
+  public record Prediction(String strategy, double t0Ms, double roundTrips, double fittedSlope,
       @JsonSerialize(contentUsing = ToStringSerializer.class) List<Rtt> fittedOn,
       Map<String, Double> predictedMs, List<String> uncertain) {
   }

@@ -130,7 +130,7 @@ final class DemoText {
     out.append('\n').append(style.paint(BOLD, "PREDICTED at other latencies, not measured"))
         .append(": T(L) = T0 + round trips x L,\n")
         .append(report.rtts().size() == 1 ? "T0 from the run at " + fittedOn
-            : "fitted on the runs at " + fittedOn + " (least squares)").append('\n');
+            : "T0 fitted on the runs at " + fittedOn + " (least squares)").append('\n');
     Map<String, Rtt> latencies = DemoReport.PREDICTED_AT;
     StringBuilder format = new StringBuilder("%-19s");
     for (String name : latencies.keySet()) {

@@ -54,13 +54,13 @@ class BenchRunnerTest {
 
   @Test
   void aPredictionUsesEveryMeasuredRttOfItsSeries() {
-    // each round trip costs 4% more than the probe's L: two points see it, one cannot
+    // T0 from both: (300 + 40 x 0.5 + 300 + 40 x 20) / 2 = 710 ms
     List<Cell> done = List.of(cell("executeEach", "1000", "0.5ms", 0.5, 300 + 1040 * 0.5, 1000),
         cell("executeEach", "1000", "20ms", 20, 300 + 1040 * 20, 1000),
         cell("copyCsv", "1000", "1ms", 1, 10, 2));
     Cell predicted = BenchCommand.predict(planned("executeEach", "1000"),
         measured("320ms", 320), done, QUICK);
-    assertThat(predicted.timeMs()).isCloseTo(300 + 1040 * 320, within(1e-6));
+    assertThat(predicted.timeMs()).isCloseTo(710 + 1000 * 320, within(1e-6));
     assertThat(predicted.prediction()).startsWith("predicted from executeEach at 0.5ms, 20ms: ");
   }
 
