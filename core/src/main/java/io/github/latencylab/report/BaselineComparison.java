@@ -199,6 +199,13 @@ public final class BaselineComparison {
     return new Finding(Level.INFO, subject, message, false);
   }
 
+  /** This comparison with one more informational finding, e.g. a cell measured again. */
+  public BaselineComparison withInfo(String subject, String message) {
+    List<Finding> more = new ArrayList<>(findings);
+    more.add(info(subject, message));
+    return new BaselineComparison(tolerances, more, compared);
+  }
+
   /** True when nothing failed. */
   public boolean passed() {
     return failures().isEmpty();

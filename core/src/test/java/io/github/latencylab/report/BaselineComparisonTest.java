@@ -140,6 +140,8 @@ class BaselineComparisonTest {
         + " 14.000 ms + 4 round trips x (20.000 - 0.500) ms; time the round trips do not"
         + " explain)");
     assertThat(c.failedOnTimeOnly()).containsExactly(BATCH_20);
+    assertThat(lines(c.withInfo(BATCH_20, "measured again"))).containsExactly(lines(c).get(0),
+        "INFO " + BATCH_20 + ": measured again");
     assertThat(BaselineComparison.compare(BASELINE, runWith(BATCH_20, m -> withTime(m, 185)))
         .passed()).isTrue();
   }
