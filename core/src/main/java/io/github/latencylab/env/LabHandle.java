@@ -10,8 +10,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
 
 /**
  * What another JVM needs to attach to a running Lab ({@link Lab#attach(Path)}): where its
@@ -41,11 +44,13 @@ public final class LabHandle implements AutoCloseable {
     this.file = file;
   }
 
-  static LabHandle write(BackendKind kind, String description, PostgresTarget direct,
-      Optional<PostgresTarget> proxied, Optional<PostgresTarget> baseline) {
+  static LabHandle write(BackendKind kind, String description, String schema,
+      PostgresTarget direct, Optional<PostgresTarget> proxied,
+      Optional<PostgresTarget> baseline) {
     Properties p = new Properties();
     p.setProperty("backend", kind.label());
     p.setProperty("description", description);
+    p.setProperty("schema", schema);
     put(p, "direct", direct);
     proxied.ifPresent(t -> put(p, "proxied", t));
     baseline.ifPresent(t -> put(p, "baseline", t));
@@ -78,10 +83,15 @@ public final class LabHandle implements AutoCloseable {
     p.setProperty(prefix + ".database", t.database());
     p.setProperty(prefix + ".user", t.user());
     p.setProperty(prefix + ".password", t.password());
+    t.parameters().forEach((name, value) -> p.setProperty(prefix + ".parameter." + name, value));
   }
 
-  /** The backend a handle describes, as an attached Lab sees it. */
-  static Backend read(Path file) {
+  /** What an attached Lab needs: the other Lab's backend as seen from here, and its schema. */
+  record Attached(Backend backend, String schema) {
+  }
+
+  /** The Lab a handle describes, as an attached Lab sees it. */
+  static Attached read(Path file) {
     Properties p = new Properties();
     try (Reader in = Files.newBufferedReader(file)) {
       p.load(in);
@@ -93,9 +103,13 @@ public final class LabHandle implements AutoCloseable {
     }
     try {
       BackendKind kind = BackendKind.parse(p.getProperty("backend", ""), file.toString());
-      return new AttachedBackend(kind, p.getProperty("description", kind.label()),
+      String schema = p.getProperty("schema");
+      if (schema == null) {
+        throw new IllegalArgumentException("no schema");
+      }
+      return new Attached(new AttachedBackend(kind, p.getProperty("description", kind.label()),
           target(p, "direct").orElseThrow(() -> new IllegalArgumentException("no direct.host")),
-          target(p, "proxied"), target(p, "baseline"));
+          target(p, "proxied"), target(p, "baseline")), schema);
     } catch (RuntimeException e) {
       throw new IllegalStateException("Cannot attach to the Lab of " + file + ": not a Lab"
           + " handle (" + e.getMessage() + ")", e);
@@ -107,9 +121,13 @@ public final class LabHandle implements AutoCloseable {
     if (host == null) {
       return Optional.empty();
     }
+    Map<String, String> parameters = new LinkedHashMap<>();
+    String parameter = prefix + ".parameter.";
+    new TreeSet<>(p.stringPropertyNames()).stream().filter(n -> n.startsWith(parameter))
+        .forEach(n -> parameters.put(n.substring(parameter.length()), p.getProperty(n)));
     return Optional.of(new PostgresTarget(host,
         Integer.parseInt(p.getProperty(prefix + ".port")), p.getProperty(prefix + ".database"),
-        p.getProperty(prefix + ".user"), p.getProperty(prefix + ".password", "")));
+        p.getProperty(prefix + ".user"), p.getProperty(prefix + ".password", ""), parameters));
   }
 
   /** The handle's file: pass its path to the JVM that attaches. */

@@ -55,6 +55,7 @@ public final class Library implements AutoCloseable {
     DEFAULT_BATCH_FETCH
   }
 
+  // in the Lab's schema (checked first): these DROPs can only find the demo's own tables
   private static final String[] SCHEMA = {
       "DROP TABLE IF EXISTS book",
       "DROP TABLE IF EXISTS author",
@@ -81,15 +82,16 @@ public final class Library implements AutoCloseable {
   }
 
   /**
-   * Creates the schema (dropping the demo's tables if they exist) and builds the
-   * SessionFactories on the Lab's {@link Lab#dataSource()}; setup and seeding go through its
-   * direct data source. The database is empty until {@link #seed}.
+   * Creates the demo's tables in the Lab's schema (dropping them there if they exist) and
+   * builds the SessionFactories on the Lab's {@link Lab#dataSource()}; setup and seeding go
+   * through its direct data source. The database is empty until {@link #seed}.
    */
   public static Library create(Lab lab) {
     Objects.requireNonNull(lab, "lab");
     DataSource direct = lab.directDataSource();
     try (Connection c = direct.getConnection();
         Statement st = c.createStatement()) {
+      Lab.requireLabSchema(c);
       for (String ddl : SCHEMA) {
         st.execute(ddl);
       }
