@@ -134,11 +134,14 @@ public final class LatencyModel {
     return addedRttMs < lowest && roundTrips * (lowest - addedRttMs) > timeMs(addedRttMs);
   }
 
-  /** This series at {@code rtt}, predicted: time from the model, counts as measured. */
+  /**
+   * This series at {@code rtt}, predicted: time from the model; counts and server counters
+   * per operation (they do not depend on the RTT) as measured at the highest RTT.
+   */
   public Cell predict(Rtt rtt, double addedRttMs, double baselineRttMs) {
     Cell from = points.get(points.size() - 1);
     Cell at = new Cell(series, rtt, addedRttMs, baselineRttMs, from.timeMs(), Double.NaN,
-        from.roundTripsPerOp(), from.statementsPerOp(), from.rowsPerSecond(), Map.of(),
+        from.roundTripsPerOp(), from.statementsPerOp(), from.rowsPerSecond(), from.server(),
         "predicted from " + series.strategy() + " at " + measuredAt() + ": "
             + describe(addedRttMs) + (farBelow(addedRttMs) ? " (far below the measured RTTs:"
             + " uncertain)" : ""));
