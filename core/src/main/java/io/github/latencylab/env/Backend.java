@@ -32,7 +32,15 @@ interface Backend extends AutoCloseable {
   /** Why {@link #restart()} cannot work here, or empty when it can. */
   Optional<String> cannotRestart();
 
-  /** One line for logs and result files: what runs where. */
+  /**
+   * Whether the database goes away with the backend (embedded, testcontainers): then what the
+   * Lab created there goes with it; otherwise (external) the Lab removes it on close.
+   */
+  default boolean ownsDatabase() {
+    return true;
+  }
+
+  /** One line for logs and result files: what runs where; never a password. */
   String describe();
 
   /** Stops whatever this backend started; idempotent. */

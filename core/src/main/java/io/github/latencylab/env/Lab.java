@@ -1,6 +1,5 @@
 package io.github.latencylab.env;
 
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.server.ServerSettings;
@@ -8,6 +7,7 @@ import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -32,7 +32,15 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit.
+ * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit. Everything the
+ * Lab's connections create lives in the Lab's own schema ({@link #schema()}); on a database
+ * the Lab does not own (external), that schema is dropped on close, and nothing outside it is
+ * ever dropped or altered (docs/own-database.md).
+ *
+ * <p>Another JVM (a benchmark's fork) can work against the same Lab: {@link #handle()} writes
+ * where it listens to a file readable by this user only, {@link #attach(Path)} reads it there
+ * and gives a Lab with its own counters, in the same schema, whose RTT and schema stay this
+ * Lab's.
  */
 public final class Lab implements AutoCloseable {
 
@@ -41,34 +49,53 @@ public final class Lab implements AutoCloseable {
 
   private final String id;
   private final Backend backend;
+  private final LabSchema schema;
+  private final PostgresTarget target;
+  private final PostgresTarget direct;
   private final WireCounter wire = new WireCounter();
+  private final WireCounter directWire = new WireCounter();
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
-  private final LatencyControl latency;
+  private final LatencyControl latency; // null when attached: the other Lab sets the RTT
   private final ServerSettings settings;
   private final Thread shutdownHook;
   private ServerInfo server;
   private boolean closed;
   private boolean stopped;
 
-  private Lab(String id, Backend backend, boolean calibrate) {
+  private Lab(String id, Backend backend, LabSchema schema, boolean calibrate) {
     this.id = id;
     this.backend = backend;
+    this.schema = schema;
     CountingSocketFactory.register(id, wire);
-    PostgresTarget target = backend.proxied().orElse(backend.direct());
+    String inUrl = backend.direct().schema();
+    if (inUrl != null && !inUrl.equals(schema.name())) {
+      LOG.info("currentSchema={} of the URL is not used: the Lab works in schema {}", inUrl,
+          schema.name());
+    }
+    this.direct = inSchema(backend.direct());
+    this.target = backend.proxied().map(this::inSchema).orElse(direct);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
-    PostgresTarget direct = backend.direct();
+    // counted on their own: round trips that bypass the proxy are not the workload's
+    CountingSocketFactory.register(id + "-direct", directWire);
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
-        direct.password(), id, wire);
-    this.latency = new LatencyControl(backend.proxy().orElse(null), plain(target),
-        backend.baseline().map(Lab::plain).orElse(null), calibrate);
-    this.settings = new ServerSettings(plain(direct), backend.kind() == BackendKind.EXTERNAL
-        ? "the external database " + direct.jdbcUrl() : "the " + backend.kind().label()
-        + " PostgreSQL", backend.cannotRestart().isEmpty() ? this::restartBackend : null,
+        direct.password(), id + "-direct", directWire);
+    this.latency = backend instanceof AttachedBackend ? null
+        : new LatencyControl(backend.proxy().orElse(null), plain(target),
+            backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate);
+    this.settings = new ServerSettings(plain(direct), backend.ownsDatabase()
+        ? "the " + backend.kind().label() + " PostgreSQL"
+        : "the external database " + direct.jdbcUrl(),
+        backend.cannotRestart().isEmpty() ? this::restartBackend : null,
         backend.cannotRestart().orElse(null), this::refreshServerInfo);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  // pgjdbc sends currentSchema as search_path in the startup packet: no extra round trip
+  private PostgresTarget inSchema(PostgresTarget t) {
+    return t.withParameter("currentSchema", schema.name());
   }
 
   /** Starts a Lab with settings from system properties and environment variables. */
@@ -98,10 +125,44 @@ public final class Lab implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while starting the " + kind.label() + " Lab", e);
     }
-    Lab lab = new Lab(id, backend, config.calibrate());
+    LabSchema schema;
+    try {
+      schema = LabSchema.claim(backend.direct(), config.get(Setting.SCHEMA),
+          !backend.ownsDatabase());
+    } catch (RuntimeException e) {
+      backend.close();
+      throw e;
+    }
+    Lab lab = new Lab(id, backend, schema, config.calibrate());
     lab.applyDurability(config);
-    LOG.info("Lab ready: {}", backend.describe());
+    LOG.info("Lab ready: {}", lab.describe());
     return lab;
+  }
+
+  /**
+   * The Lab whose {@link #handle()} wrote {@code handle}, from another JVM: the same
+   * PostgreSQL and proxies, counted on this Lab's own {@link #wire()}. Closing it stops
+   * nothing; its RTT is the other Lab's to set ({@link #rtt(Rtt)} is refused).
+   */
+  public static Lab attach(Path handle) {
+    LabHandle.Attached attached = LabHandle.read(handle);
+    String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
+    return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false);
+  }
+
+  /**
+   * Writes what another JVM needs to {@link #attach(Path)} to this Lab, credentials
+   * included, to a file readable by this user only. Close the handle when the other JVMs
+   * are done: it deletes the file.
+   */
+  public LabHandle handle() {
+    return LabHandle.write(backend.kind(), backend.describe(), schema.name(), direct,
+        backend.proxied().map(t -> target), backend.baseline().map(this::inSchema));
+  }
+
+  /** True when this Lab works against another JVM's, through {@link #attach(Path)}. */
+  public boolean attached() {
+    return latency == null;
   }
 
   /**
@@ -183,9 +244,20 @@ public final class Lab implements AutoCloseable {
     return backend.kind();
   }
 
-  /** What runs where, in one line. */
+  /** What runs where, in one line (never a password). */
   public String describe() {
-    return backend.describe();
+    return backend.describe() + ", schema " + schema.name();
+  }
+
+  /**
+   * The schema that holds everything this Lab and its workloads create: every connection the
+   * Lab hands out works in it ({@code currentSchema}); for a libpq tool such as pgbench, pass
+   * {@code PGOPTIONS='-c search_path=<schema>'} ({@link PostgresTarget#libpqEnvironment()}
+   * does). The Lab creates it at start and, where the database outlives the Lab (external),
+   * drops it on close; it never drops or alters anything outside it.
+   */
+  public String schema() {
+    return schema.name();
   }
 
   /** Connections through the proxy (when there is one), counted on {@link #wire()}. */
@@ -193,21 +265,37 @@ public final class Lab implements AutoCloseable {
     return dataSource;
   }
 
-  /** Connections straight to PostgreSQL, bypassing the proxy; counted on {@link #wire()}. */
+  /**
+   * Connections straight to PostgreSQL, bypassing the proxy, for set-up and checks: they do
+   * not count on {@link #wire()} (each still has its own counter, {@link #wire(Connection)}).
+   */
   public WireDataSource directDataSource() {
     return directDataSource;
   }
 
+  /** True when connections go through a Toxiproxy proxy, so that an RTT can be added. */
   public boolean hasProxy() {
-    return backend.proxy().isPresent();
+    return backend.proxied().isPresent();
   }
 
+  /**
+   * Throws unless {@code connection} works in a schema latency-lab created (a Lab's
+   * {@link #schema()}, alone on its search_path). A workload calls it before its set-up drops
+   * or creates anything, so that a data source that is not a Lab's can never make it drop a
+   * user's table of the same name.
+   */
+  public static void requireLabSchema(Connection connection) throws SQLException {
+    LabSchema.require(connection);
+  }
+
+  /** Where {@link #dataSource()} connects: through the proxy, in {@link #schema()}. */
   public PostgresTarget target() {
-    return backend.proxied().orElse(backend.direct());
+    return target;
   }
 
+  /** Where {@link #directDataSource()} connects: straight to PostgreSQL, in {@link #schema()}. */
   public PostgresTarget directTarget() {
-    return backend.direct();
+    return direct;
   }
 
   /**
@@ -215,16 +303,16 @@ public final class Lab implements AutoCloseable {
    * wants a URL rather than a DataSource (user and password: {@link #target()}).
    */
   public String jdbcUrl() {
-    return target().jdbcUrl() + "?socketFactory=" + CountingSocketFactory.class.getName()
-        + "&socketFactoryArg=" + id;
+    return target.withParameter("socketFactory", CountingSocketFactory.class.getName())
+        .withParameter("socketFactoryArg", id).jdbcUrl();
   }
 
-  /** Round trips and bytes of every connection of this Lab. */
+  /** Round trips and bytes of every connection of {@link #dataSource()}: the workload's. */
   public WireCounter wire() {
     return wire;
   }
 
-  /** Round trips and bytes of one connection from {@link #dataSource()}. */
+  /** Round trips and bytes of one connection from {@link #dataSource()} or the direct one. */
   public WireCounter wire(Connection connection) {
     try {
       return dataSource.counterOf(connection);
@@ -238,7 +326,7 @@ public final class Lab implements AutoCloseable {
    * too. Returns the calibration measurement when this call calibrated the setting, else null.
    */
   public RttMeasurement rtt(Rtt rtt) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.set(rtt);
     } catch (SQLException e) {
@@ -247,13 +335,23 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  /** The RTT set by {@link #rtt(Rtt)}; an attached Lab does not know its owner's. */
   public Rtt rtt() {
+    requireControl(Rtt.ZERO);
     return latency.current();
+  }
+
+  /**
+   * Sets {@code rtt} and measures the baseline and the added RTT with about 1.5 s of probes
+   * (many where each is cheap, at least 8 at 320 ms).
+   */
+  public RttMeasurement measure(Rtt rtt) {
+    return measure(rtt, LatencyControl.samplesFor(rtt));
   }
 
   /** Sets {@code rtt} and measures the baseline and the added RTT with {@code samples} probes. */
   public RttMeasurement measure(Rtt rtt, int samples) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.measure(rtt, samples);
     } catch (SQLException e) {
@@ -262,7 +360,11 @@ public final class Lab implements AutoCloseable {
     }
   }
 
-  private void requireProxy(Rtt rtt) {
+  private void requireControl(Rtt rtt) {
+    if (attached()) {
+      throw new IllegalStateException("Cannot set or read the RTT of an attached Lab ("
+          + describe() + "): the Lab it is attached to sets it");
+    }
     if (rtt.micros() > 0 && !hasProxy()) {
       throw new IllegalStateException("Cannot add " + rtt + ": this Lab has no Toxiproxy ("
           + describe() + "). Set " + Setting.TOXIPROXY_URL.property()
@@ -316,7 +418,9 @@ public final class Lab implements AutoCloseable {
 
   private void restartBackend() {
     try {
-      latency.close(); // its probe connections would not survive the restart
+      if (latency != null) {
+        latency.close(); // its probe connections would not survive the restart
+      }
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
@@ -326,7 +430,7 @@ public final class Lab implements AutoCloseable {
   /** The server's version and the settings that matter for results, read once. */
   public synchronized ServerInfo server() {
     if (server == null) {
-      try (Connection c = plain(backend.direct()).getConnection()) {
+      try (Connection c = plain(direct).getConnection()) {
         server = ServerInfo.read(c);
       } catch (SQLException e) {
         throw new IllegalStateException("Could not read the server's settings: " + e.getMessage(), e);
@@ -378,7 +482,7 @@ public final class Lab implements AutoCloseable {
       return;
     }
     stopped = true;
-    if (backend.kind() == BackendKind.EXTERNAL) {
+    if (!backend.ownsDatabase()) {
       try {
         settings.restoreAll();
       } catch (RuntimeException e) {
@@ -386,12 +490,21 @@ public final class Lab implements AutoCloseable {
       }
     }
     try {
-      latency.close();
+      if (latency != null) {
+        latency.close();
+      }
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
-    backend.close();
+    // the proxies first: the workload's connections through them end, and with them any
+    // lock that would hold up dropping the schema
+    try {
+      backend.close();
+    } finally {
+      schema.close();
+    }
     CountingSocketFactory.unregister(id);
+    CountingSocketFactory.unregister(id + "-direct");
     LOG.info("Lab stopped: {}", backend.kind().label());
   }
 }

@@ -193,9 +193,10 @@ public final class ServerSettings {
       while (rs.next()) {
         out.put(rs.getString(1), rs.getString(2));
       }
-    } catch (SQLException e) {
-      throw new IllegalStateException("Could not read postgresql.auto.conf's settings from "
-          + where + ": " + e.getMessage(), e);
+    } catch (SQLException cannotRead) {
+      // pg_file_settings needs superuser or pg_read_all_settings; a user without them cannot
+      // ALTER SYSTEM either, so there is nothing of ours to put back
+      return Map.of();
     }
     return out;
   }

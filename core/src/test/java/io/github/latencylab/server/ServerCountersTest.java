@@ -5,26 +5,46 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.PostgresTarget;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
-/** The server's counters as deltas: commits, WAL, temp files, cache hits. */
+/**
+ * The server's counters as deltas: commits, WAL, temp files, cache hits. The counting runs in a
+ * database of its own: pg_stat_database counts per database, and the Lab's own sessions (its
+ * schema's lock) publish their statistics on their own schedule.
+ */
 class ServerCountersTest {
 
   private static Lab lab;
+  private static PGSimpleDataSource counted;
 
   @BeforeAll
   static void start() throws SQLException {
     lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
     try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE counters_test");
+    }
+    PostgresTarget direct = lab.directTarget();
+    counted = new PGSimpleDataSource();
+    counted.setURL("jdbc:postgresql://" + direct.host() + ":" + direct.port() + "/counters_test");
+    counted.setUser(direct.user());
+    counted.setPassword(direct.password());
+    try (Connection c = counted.getConnection(); Statement st = c.createStatement()) {
       st.execute("CREATE TABLE counted (id int, pad text)");
       st.execute("CREATE TABLE sorted AS SELECT g AS id, md5(g::text) AS pad"
           + " FROM generate_series(1, 100000) g");
     }
+  }
+
+  @AfterAll
+  static void stop() {
+    lab.close();
   }
 
   // a closed connection's session publishes its statistics as it exits, a moment later
@@ -33,7 +53,7 @@ class ServerCountersTest {
     int workerPid = worker.unwrap(org.postgresql.PGConnection.class).getBackendPID();
     for (int i = 0; i < 250; i++) {
       try (Statement st = reader.createStatement(); var rs = st.executeQuery("SELECT count(*)"
-          + " FROM pg_stat_activity WHERE backend_type = 'client backend'"
+          + " FROM pg_stat_activity WHERE datname = current_database()"
           + " AND pid NOT IN (pg_backend_pid(), " + workerPid + ")")) {
         rs.next();
         if (rs.getInt(1) == 0) {
@@ -45,15 +65,9 @@ class ServerCountersTest {
     throw new AssertionError("other sessions still open");
   }
 
-  @AfterAll
-  static void stop() {
-    lab.close();
-  }
-
   @Test
   void commitsAreExactOncePublishedAndCommitsWriteWal() throws Exception {
-    try (Connection reader = lab.directDataSource().getConnection();
-        Connection worker = lab.dataSource().getConnection();
+    try (Connection reader = counted.getConnection(); Connection worker = counted.getConnection();
         Statement st = worker.createStatement()) {
       awaitOtherSessionsGone(reader, worker);
       ServerCounters.publish(worker); // a new session's start counts a commit too
@@ -82,8 +96,7 @@ class ServerCountersTest {
   }
 
   private static long sortTempBytes(String workMem) throws SQLException {
-    try (Connection reader = lab.directDataSource().getConnection();
-        Connection worker = lab.directDataSource().getConnection();
+    try (Connection reader = counted.getConnection(); Connection worker = counted.getConnection();
         Statement st = worker.createStatement()) {
       st.execute("SET work_mem = '" + workMem + "'");
       ServerCounters before = ServerCounters.read(reader);

@@ -8,7 +8,6 @@ import io.github.latencylab.bench.tpcb.TpcbDriver;
 import io.github.latencylab.bench.tpcb.TpcbTransaction;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabEnvironment;
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.server.PgSetting;
 import io.github.latencylab.server.ServerCounters;
@@ -148,7 +147,7 @@ public final class KnobsCommand implements Callable<Integer> {
       environment = lab.environment();
       progress.working("pgbench -i -s " + scale + " (JDBC twin)");
       TpcbData.initialize(lab.directDataSource(), scale);
-      lab.measure(added, LatencyControl.samplesFor(added));
+      lab.measure(added);
       progress.step();
       if (experiments.contains("wal-buffers")) {
         progress.working("wal_buffers " + walBuffers);

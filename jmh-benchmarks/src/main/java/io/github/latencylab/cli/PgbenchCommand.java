@@ -10,7 +10,6 @@ import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.env.Setting;
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.server.PgSetting;
@@ -175,7 +174,7 @@ public final class PgbenchCommand implements Callable<Integer> {
       String searchPath = searchPath(lab);
       for (Rtt rtt : rtts) {
         progress.working("calibrating " + rtt);
-        RttMeasurement measured = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+        RttMeasurement measured = lab.measure(rtt);
         for (String sc : synchronousCommit) {
           try (SettingChange change = lab.settings().set("synchronous_commit", sc)) {
             for (int c : clients) {

@@ -90,8 +90,8 @@ public class WireMetrics {
     roundTripsPerOp = ops == 0 ? 0 : cost.roundTrips() / (double) ops / perThread;
     statementsPerOp = ops == 0 ? 0 : cost.statements() / (double) ops / perThread;
     rowsPerSecond = (seconds == 0 ? 0 : rows / seconds) / iterations;
-    addedRttMs = lab.addedRttMs() / perThread;
-    baselineRttMs = lab.baselineRttMs() / perThread;
+    addedRttMs = lab.rtt().addedMs() / perThread;
+    baselineRttMs = lab.rtt().baselineMs() / perThread;
 
     int published = 0;
     for (Connection c : myConnections()) {

@@ -2,7 +2,6 @@ package io.github.latencylab.bench.tpcb;
 
 import io.github.latencylab.bench.support.BenchLab;
 import io.github.latencylab.bench.support.WireMetrics;
-import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.server.SettingChange;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -46,13 +45,19 @@ import org.openjdk.jmh.infra.ThreadParams;
  * SYSTEM and restored after it; WAL bytes, commits and cache hits per transaction come with
  * the results.
  */
+// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
+// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 1, time = 2)
+@Measurement(iterations = 3, time = 1)
 @Fork(1)
 @State(Scope.Benchmark)
 public class TpcbBenchmark {
+
+  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
+  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
+  public String rtt;
 
   @Param({"1"})
   public int scale;
@@ -85,8 +90,7 @@ public class TpcbBenchmark {
     Map<String, String> server = new LinkedHashMap<>();
     server.put("synchronous_commit", synchronousCommit);
     server.put("fsync", fsync);
-    settings = ServerSettings.over(lab.directDataSource(), "a JMH fork cannot restart it")
-        .set(server);
+    settings = lab.lab().settings().set(server);
   }
 
   private boolean hasTables(int expectedScale) {
