@@ -1,6 +1,6 @@
 package io.github.latencylab.env;
 
-import eu.rekawek.toxiproxy.Proxy;
+import io.github.latencylab.latency.ProxyToxics;
 import java.util.Optional;
 
 /** What a backend started: PostgreSQL, maybe a Toxiproxy proxy in front of it. */
@@ -20,8 +20,8 @@ interface Backend extends AutoCloseable {
    */
   Optional<PostgresTarget> baseline();
 
-  /** The proxy whose toxics set the latency; absent when the backend has no Toxiproxy. */
-  Optional<Proxy> proxy();
+  /** The toxics of the proxy that sets the latency; absent when there is no Toxiproxy. */
+  Optional<ProxyToxics> toxics();
 
   /** One line for logs and result files: what runs where. */
   String describe();

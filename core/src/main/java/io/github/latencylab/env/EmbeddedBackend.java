@@ -3,7 +3,9 @@ package io.github.latencylab.env;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.github.latencylab.latency.ProxyToxics;
 import java.io.IOException;
+import java.net.URI;
 import java.util.Optional;
 
 /** Embedded PostgreSQL binaries from Maven Central plus a Toxiproxy server process. */
@@ -81,14 +83,15 @@ final class EmbeddedBackend implements Backend {
   }
 
   @Override
-  public Optional<Proxy> proxy() {
-    return Optional.of(proxy);
+  public Optional<ProxyToxics> toxics() {
+    return Optional.of(new ProxyToxics(URI.create("http://127.0.0.1:" + toxiproxy.port()),
+        proxy.getName()));
   }
 
   @Override
   public String describe() {
     return "embedded PostgreSQL on 127.0.0.1:" + direct.port() + ", toxiproxy-server "
-        + ToxiproxyServer.VERSION + " (pid " + toxiproxy.pid() + ") proxy on 127.0.0.1:"
+        + toxiproxy.version() + " (pid " + toxiproxy.pid() + ") proxy on 127.0.0.1:"
         + proxied.port();
   }
 

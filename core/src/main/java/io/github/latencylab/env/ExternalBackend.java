@@ -2,6 +2,7 @@ package io.github.latencylab.env;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.github.latencylab.latency.ProxyToxics;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Optional;
@@ -12,14 +13,16 @@ import org.postgresql.Driver;
 final class ExternalBackend implements Backend {
 
   private final PostgresTarget direct;
+  private final URI api;
   private final Proxy proxy;
   private final PostgresTarget proxied;
   private final Proxy baselineProxy;
   private final PostgresTarget baseline;
 
-  private ExternalBackend(PostgresTarget direct, Proxy proxy, PostgresTarget proxied,
+  private ExternalBackend(PostgresTarget direct, URI api, Proxy proxy, PostgresTarget proxied,
       Proxy baselineProxy, PostgresTarget baseline) {
     this.direct = direct;
+    this.api = api;
     this.proxy = proxy;
     this.proxied = proxied;
     this.baselineProxy = baselineProxy;
@@ -45,13 +48,13 @@ final class ExternalBackend implements Backend {
 
     String api = config.get(Setting.TOXIPROXY_URL);
     if (api.isBlank()) {
-      return new ExternalBackend(direct, null, null, null, null);
+      return new ExternalBackend(direct, null, null, null, null, null);
     }
     URI uri = URI.create(api);
     ToxiproxyClient client = new ToxiproxyClient(uri.getHost(), uri.getPort() < 0 ? 8474 : uri.getPort());
     Proxy proxy = createProxy(client, "latency-lab", config, host + ":" + port);
     Proxy baseline = createProxy(client, "latency-lab-baseline", config, host + ":" + port);
-    return new ExternalBackend(direct, proxy, reach(direct, proxy, uri), baseline,
+    return new ExternalBackend(direct, uri, proxy, reach(direct, proxy, uri), baseline,
         reach(direct, baseline, uri));
   }
 
@@ -94,8 +97,8 @@ final class ExternalBackend implements Backend {
   }
 
   @Override
-  public Optional<Proxy> proxy() {
-    return Optional.ofNullable(proxy);
+  public Optional<ProxyToxics> toxics() {
+    return proxy == null ? Optional.empty() : Optional.of(new ProxyToxics(api, proxy.getName()));
   }
 
   @Override

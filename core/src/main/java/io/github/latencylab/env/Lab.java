@@ -44,21 +44,24 @@ public final class Lab implements AutoCloseable {
   private final LatencyControl latency;
   private final Thread shutdownHook;
   private ServerInfo server;
+  private String toxiproxyVersion;
   private boolean closed;
   private boolean stopped;
 
-  private Lab(String id, Backend backend, boolean calibrate) {
+  private Lab(String id, Backend backend, LabConfig config) {
     this.id = id;
     this.backend = backend;
-    CountingSocketFactory.register(id, wire);
     PostgresTarget target = backend.proxied().orElse(backend.direct());
+    // first: it asks the Toxiproxy what it can do, and may fail
+    this.latency = new LatencyControl(backend.toxics().orElse(null), plain(target),
+        backend.baseline().map(Lab::plain).orElse(null), config.calibrate(),
+        config.wholeMillisecondToxics());
+    CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
     PostgresTarget direct = backend.direct();
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
         direct.password(), id, wire);
-    this.latency = new LatencyControl(backend.proxy().orElse(null), plain(target),
-        backend.baseline().map(Lab::plain).orElse(null), calibrate);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -87,7 +90,13 @@ public final class Lab implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while starting the " + kind.label() + " Lab", e);
     }
-    Lab lab = new Lab(id, backend, config.calibrate());
+    Lab lab;
+    try {
+      lab = new Lab(id, backend, config);
+    } catch (RuntimeException e) {
+      backend.close();
+      throw e;
+    }
     LOG.info("Lab ready: {}", backend.describe());
     return lab;
   }
@@ -126,9 +135,14 @@ public final class Lab implements AutoCloseable {
     return backend.kind();
   }
 
-  /** What runs where, in one line. */
+  /** What runs where and how the latency is made, in one line. */
   public String describe() {
-    return backend.describe();
+    return backend.describe() + (hasProxy() ? "; " + latency.method() : "");
+  }
+
+  /** Whether every round trip gets the RTT set (latency-lab's microsecond toxics), not only on average. */
+  public boolean perRoundTripLatency() {
+    return latency.microseconds();
   }
 
   /** Connections through the proxy (when there is one), counted on {@link #wire()}. */
@@ -142,7 +156,7 @@ public final class Lab implements AutoCloseable {
   }
 
   public boolean hasProxy() {
-    return backend.proxy().isPresent();
+    return backend.toxics().isPresent();
   }
 
   public PostgresTarget target() {
@@ -223,6 +237,20 @@ public final class Lab implements AutoCloseable {
       }
     }
     return server;
+  }
+
+  /** What the Toxiproxy's /version says ("2.5.0+latency_us" for latency-lab's own), or "none". */
+  public synchronized String toxiproxyVersion() {
+    if (toxiproxyVersion == null) {
+      try {
+        toxiproxyVersion = backend.toxics().isEmpty() ? "none"
+            : backend.toxics().get().serverVersion();
+      } catch (IOException e) {
+        throw new IllegalStateException("Could not read Toxiproxy's version: " + e.getMessage(),
+            e);
+      }
+    }
+    return toxiproxyVersion;
   }
 
   /** Versions, settings and machine, for every result this Lab produces. */

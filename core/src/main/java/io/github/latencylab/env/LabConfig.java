@@ -78,6 +78,11 @@ public final class LabConfig {
     return Boolean.parseBoolean(get(Setting.CALIBRATE).trim());
   }
 
+  /** latencylab.rtt.toxics=whole-ms: upstream's whole-millisecond toxics even where latency_us exists. */
+  public boolean wholeMillisecondToxics() {
+    return get(Setting.RTT_TOXICS).trim().equalsIgnoreCase("whole-ms");
+  }
+
   public Path cacheDir() {
     return Path.of(get(Setting.CACHE_DIR));
   }
@@ -88,6 +93,10 @@ public final class LabConfig {
     String calibrate = get(Setting.CALIBRATE).trim();
     if (!calibrate.equalsIgnoreCase("true") && !calibrate.equalsIgnoreCase("false")) {
       throw new IllegalArgumentException(invalid(Setting.CALIBRATE, "expected true or false"));
+    }
+    String toxics = get(Setting.RTT_TOXICS).trim();
+    if (!toxics.equalsIgnoreCase("auto") && !toxics.equalsIgnoreCase("whole-ms")) {
+      throw new IllegalArgumentException(invalid(Setting.RTT_TOXICS, "expected auto or whole-ms"));
     }
     String url = get(Setting.JDBC_URL);
     if (!url.isBlank() && !url.startsWith("jdbc:postgresql:")) {

@@ -3,9 +3,12 @@ package io.github.latencylab.latency;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The two Toxiproxy latency toxics (client to server, server to client) that make one RTT.
+ * Two of Toxiproxy's own latency toxics (client to server, server to client) that make one RTT
+ * on average: the fallback where the Toxiproxy has no {@code latency_us} toxic (a user's own
+ * server), or {@code latencylab.rtt.toxics=whole-ms}.
  *
  * <p>Toxiproxy delays each chunk by {@code latency + U} whole milliseconds, U uniform in
  * {@code [-jitter, jitter - 1]}, and a delay of zero or less passes the chunk at once. So a
@@ -13,7 +16,8 @@ import java.util.List;
  * the chunks wait 1 ms and half none, 0.5 ms on average. Whole milliseconds need no jitter;
  * fractions mix 0, 1, 2... ms delays. A plan splits the total across both directions.
  */
-public record ToxicPlan(Direction upstream, Direction downstream) {
+public record WholeMillisecondToxics(Direction upstream, Direction downstream)
+    implements ToxicPlan {
 
   /** One direction's latency toxic, in Toxiproxy's whole milliseconds. */
   public record Direction(long latencyMs, long jitterMs) {
@@ -67,12 +71,11 @@ public record ToxicPlan(Direction upstream, Direction downstream) {
     }
   }
 
-  public static final ToxicPlan NONE = new ToxicPlan(Direction.NONE, Direction.NONE);
-
   // fractional means mix delays of 0, 1 and 2 ms; beyond these, whole milliseconds
   private static final List<Direction> FRACTIONAL = fractionalDirections();
 
-  public double meanMs() {
+  @Override
+  public double nominalMs() {
     return upstream.meanMs() + downstream.meanMs();
   }
 
@@ -86,27 +89,27 @@ public record ToxicPlan(Direction upstream, Direction downstream) {
    * (the closest one where none is): least variance, then closest, then the most even split
    * across both directions, then the smallest largest delay.
    */
-  public static ToxicPlan closestTo(double targetMs) {
+  public static WholeMillisecondToxics closestTo(double targetMs) {
     if (targetMs <= 0) {
-      return NONE;
+      return new WholeMillisecondToxics(Direction.NONE, Direction.NONE);
     }
     List<Direction> options = new ArrayList<>(FRACTIONAL);
     for (long ms = 0; ms <= Math.ceil(targetMs) + 1; ms++) {
       options.add(new Direction(ms, 0));
     }
     double slack = Math.max(0.02, 0.02 * targetMs);
-    Comparator<ToxicPlan> simplest =
-        Comparator.<ToxicPlan>comparingDouble(ToxicPlan::varianceMs2)
-            .thenComparingDouble(p -> Math.abs(p.meanMs() - targetMs))
+    Comparator<WholeMillisecondToxics> simplest =
+        Comparator.<WholeMillisecondToxics>comparingDouble(WholeMillisecondToxics::varianceMs2)
+            .thenComparingDouble(p -> Math.abs(p.nominalMs() - targetMs))
             .thenComparingDouble(p -> Math.abs(p.upstream.meanMs() - p.downstream.meanMs()))
             .thenComparingLong(p -> Math.max(p.upstream.maxMs(), p.downstream.maxMs()));
-    ToxicPlan closest = null;
-    ToxicPlan best = null;
+    WholeMillisecondToxics closest = null;
+    WholeMillisecondToxics best = null;
     for (Direction up : options) {
       for (Direction down : options) {
-        ToxicPlan candidate = new ToxicPlan(up, down);
-        double error = Math.abs(candidate.meanMs() - targetMs);
-        if (closest == null || error < Math.abs(closest.meanMs() - targetMs)) {
+        WholeMillisecondToxics candidate = new WholeMillisecondToxics(up, down);
+        double error = Math.abs(candidate.nominalMs() - targetMs);
+        if (closest == null || error < Math.abs(closest.nominalMs() - targetMs)) {
           closest = candidate;
         }
         if (error <= slack && (best == null || simplest.compare(candidate, best) < 0)) {
@@ -131,7 +134,24 @@ public record ToxicPlan(Direction upstream, Direction downstream) {
   }
 
   @Override
+  public List<Toxic> toxics() {
+    List<Toxic> toxics = new ArrayList<>();
+    for (var d : List.of(Map.entry("upstream", upstream), Map.entry("downstream", downstream))) {
+      if (d.getValue().delays()) {
+        toxics.add(new Toxic(d.getKey(), "latency", Map.of("latency", d.getValue().latencyMs(),
+            "jitter", d.getValue().jitterMs())));
+      }
+    }
+    return toxics;
+  }
+
+  @Override
+  public String describe() {
+    return upstream + " up, " + downstream + " down";
+  }
+
+  @Override
   public String toString() {
-    return "up " + upstream + " / down " + downstream + " (mean " + meanMs() + " ms)";
+    return "whole-ms toxics " + describe() + " (nominal mean " + nominalMs() + " ms)";
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Rtt;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -14,8 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads a result file into {@link Results}: JMH's JSON ({@code -rf json}, an array of
@@ -37,9 +36,6 @@ public final class JmhJson {
   // a results.json from a newer version may have more fields: read what this one knows
   private static final ObjectMapper JSON = new ObjectMapper()
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-  private static final Pattern RTT =
-      Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(us|µs|ms|s)", Pattern.CASE_INSENSITIVE);
-
   private JmhJson() {
   }
 
@@ -182,17 +178,12 @@ public final class JmhJson {
   }
 
   private static double rttMillis(String where, String rtt) {
-    Matcher m = RTT.matcher(rtt.trim());
-    if (!m.matches()) {
+    try {
+      return Rtt.parse(rtt).millis();
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot read " + where + ": invalid rtt parameter '"
-          + rtt + "' (expected e.g. 0.5ms, 20ms, 320ms)");
+          + rtt + "' (" + e.getMessage() + ")", e);
     }
-    double value = Double.parseDouble(m.group(1));
-    return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "s" -> value * 1000;
-      case "ms" -> value;
-      default -> value / 1000;
-    };
   }
 
   /** The value of {@code -Dname=value} among the benchmark's JVM arguments, or null. */

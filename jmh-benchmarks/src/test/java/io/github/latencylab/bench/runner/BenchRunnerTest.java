@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
-import io.github.latencylab.latency.RttStats;
 import io.github.latencylab.latency.ToxicPlan;
 import io.github.latencylab.report.Measurement;
 import java.time.Duration;
@@ -21,9 +20,9 @@ class BenchRunnerTest {
       new BenchCommand.Budget(Profile.QUICK, Duration.ofSeconds(15));
 
   private static RttMeasurement measured(String rtt, double addedMs) {
-    RttStats base = new RttStats(10, 0.2, 0.2, 0.3, 0.1, 0.4);
-    RttStats with = new RttStats(10, 0.2 + addedMs, 0.2 + addedMs, 0.3 + addedMs, 0.1, 0.4);
-    return new RttMeasurement(Rtt.parse(rtt), ToxicPlan.NONE, base, with);
+    double[] base = {0.2, 0.2, 0.2, 0.2};
+    double[] with = {0.2 + addedMs, 0.2 + addedMs, 0.2 + addedMs, 0.2 + addedMs};
+    return RttMeasurement.paired(Rtt.parse(rtt), ToxicPlan.NONE, base, with);
   }
 
   private static Measurement cell(String strategy, String rows, String rtt, double addedMs,
