@@ -97,7 +97,7 @@ public final class Lab implements AutoCloseable {
       backend.close();
       throw e;
     }
-    LOG.info("Lab ready: {}", backend.describe());
+    LOG.info("Lab ready: {}", lab.describe());
     return lab;
   }
 

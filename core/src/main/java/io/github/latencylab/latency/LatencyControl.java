@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>Where the Toxiproxy is latency-lab's own, the toxics are {@link MicrosecondToxics}: every
  * chunk gets its delay, give or take a near-constant wake-up overshoot. With calibration on,
  * {@link #set} measures that overshoot for the setting and asks for the setting minus it, until
- * the mean added RTT is within 0.5% (or 0.01 ms) of the target. Elsewhere (a user's stock
+ * the added RTT is within 0.5% (or 0.01 ms) of the target, or as close as the samples can
+ * tell. Elsewhere (a user's stock
  * Toxiproxy, or {@code latencylab.rtt.toxics=whole-ms}) it falls back to
  * {@link WholeMillisecondToxics}, real on average only, calibrated the same way.
  */
@@ -136,7 +137,7 @@ public final class LatencyControl implements AutoCloseable {
 
   /**
    * Asks for the target, measures the overshoot, asks for the target minus it, and so on until
-   * the added mean is close enough; keeps the closest.
+   * the added RTT is as close as the measurement can tell; keeps the closest.
    */
   private RttMeasurement calibrateFor(Rtt rtt) throws SQLException {
     int samples = samplesFor(rtt);
@@ -144,6 +145,7 @@ public final class LatencyControl implements AutoCloseable {
     double tolerance = Math.max(0.01, 0.005 * target);
     double nominal = target;
     RttMeasurement best = null;
+    double bestError = Double.MAX_VALUE;
     ToxicPlan previous = null;
     for (int i = 0; i <= MAX_CORRECTIONS; i++) {
       ToxicPlan plan = plan(rtt, nominal);
@@ -153,14 +155,16 @@ public final class LatencyControl implements AutoCloseable {
       previous = plan;
       apply(plan);
       RttMeasurement m = sample(rtt, samples);
-      LOG.debug("calibrating {}: {} -> added {} ms (p50 {} ms)", rtt, plan, m.addedMeanMs(),
-          m.addedP50Ms());
-      if (best == null
-          || Math.abs(m.addedMeanMs() - target) < Math.abs(best.addedMeanMs() - target)) {
+      double error = calibrated(m) - target;
+      LOG.debug("calibrating {}: {} -> added {} ms (mean {}, p50 {})", rtt, plan,
+          calibrated(m), m.addedMeanMs(), m.addedP50Ms());
+      if (Math.abs(error) < bestError) {
         best = m;
+        bestError = Math.abs(error);
       }
-      double error = m.addedMeanMs() - target;
-      if (Math.abs(error) <= tolerance) {
+      // closer than the samples can tell apart (a busy machine): stop, more is noise
+      double standardError = m.added().stddevMs() / Math.sqrt(m.added().samples());
+      if (Math.abs(error) <= Math.max(tolerance, 2 * standardError)) {
         break;
       }
       nominal = Math.max(0, nominal - error);
@@ -168,6 +172,27 @@ public final class LatencyControl implements AutoCloseable {
     LOG.info("RTT {} realised by {}: added {} ms on average, p50 {} ms", rtt, best.plan(),
         String.format("%.3f", best.addedMeanMs()), String.format("%.3f", best.addedP50Ms()));
     return best;
+  }
+
+  /**
+   * The added RTT calibration steers by. latency_us toxics: the mean of the middle 90% of the
+   * paired samples; the toxic's overshoot is near constant, and a load spike that hits one
+   * probe of a pair (on a shared machine, often) would otherwise pull the correction by
+   * milliseconds. Whole-millisecond toxics: the plain mean, their delays are a mix of 0, 1, 2
+   * ms by design.
+   */
+  private double calibrated(RttMeasurement m) {
+    if (!microseconds) {
+      return m.addedMeanMs();
+    }
+    double[] sorted = m.addedSamplesMs().stream().mapToDouble(Double::doubleValue).sorted()
+        .toArray();
+    int cut = sorted.length / 20;
+    double sum = 0;
+    for (int i = cut; i < sorted.length - cut; i++) {
+      sum += sorted[i];
+    }
+    return sum / (sorted.length - 2 * cut);
   }
 
   /** About 1.5 s of probing: many samples where each is cheap, a few at 320 ms. */

@@ -8,6 +8,7 @@ import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.latency.WholeMillisecondToxics;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.sql.Connection;
@@ -143,6 +144,46 @@ class LabLifecycleTest {
       assertThat(api.getProxyOrNull("latency-lab")).as("proxy after close").isNull();
       assertThat(api.getProxyOrNull("latency-lab-baseline")).as("baseline proxy").isNull();
       assertThat(listening(db)).as("the user's database is the user's: still up").isTrue();
+    }
+  }
+
+  // a user's own Toxiproxy, stock v2.5.0: no latency_us, so whole-millisecond toxics, said so
+  @Test
+  void externalLabBehindAStockToxiproxyFallsBackToWholeMillisecondToxics() throws Exception {
+    LabConfig stock = LabConfig.fromEnvironment()
+        .with(Setting.TOXIPROXY_SERVER, StockToxiproxy.binary().toString());
+    try (Lab server = Lab.start(embedded());
+        ToxiproxyServer users = ToxiproxyServer.start(stock)) {
+      PostgresTarget db = server.directTarget();
+      LabConfig external = LabConfig.fromEnvironment()
+          .withBackend(BackendKind.EXTERNAL)
+          .with(Setting.JDBC_URL, db.jdbcUrl())
+          .with(Setting.JDBC_USER, db.user())
+          .with(Setting.JDBC_PASSWORD, db.password())
+          .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port());
+      try (Lab lab = Lab.start(external)) {
+        assertThat(lab.perRoundTripLatency()).isFalse();
+        assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on"
+            + " average only (this Toxiproxy has no latency_us toxic)");
+        assertThat(lab.environment().description()).isEqualTo(lab.describe());
+
+        Rtt rtt = Rtt.parse("20ms");
+        RttMeasurement m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+        assertThat(m.plan()).isInstanceOf(WholeMillisecondToxics.class);
+        assertThat(m.addedMeanMs()).as("added mean (%s)", m.plan()).isCloseTo(20, within(5.0));
+      }
+    }
+  }
+
+  @Test
+  void wholeMillisecondToxicsOnRequestEvenWhereLatencyUsExists() {
+    try (Lab lab = Lab.start(embedded().with(Setting.RTT_TOXICS, "whole-ms"))) {
+      assertThat(lab.perRoundTripLatency()).isFalse();
+      assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on average"
+          + " only (as asked: latencylab.rtt.toxics=whole-ms)");
+      assertThat(lab.environment().toxiproxyVersion()).isEqualTo("2.5.0+latency_us");
+      Rtt rtt = Rtt.parse("5ms");
+      assertThat(lab.measure(rtt, 50).plan()).isInstanceOf(WholeMillisecondToxics.class);
     }
   }
 
