@@ -9,7 +9,8 @@ import java.util.Locale;
  * A histogram of the added round-trip time at one RTT setting, as standalone SVG: each series
  * (e.g. whole-millisecond toxics before, latency_us toxics after) as the share of its samples
  * per bin, outlined, over one axis in milliseconds, with the setting marked. The axis covers
- * every series' p0.5 to p99.5; samples beyond are counted in the legend, not drawn.
+ * every series' p1 to p99; samples beyond (load spikes, mostly) are counted in the legend, not
+ * drawn.
  */
 public final class AddedRttHistogram {
 
@@ -24,13 +25,11 @@ public final class AddedRttHistogram {
   private static final int TOP = 84;
   private static final int BOTTOM = 62;
   private static final int BINS = 80;
-  private static final String[] SERIES_COLORS = {SvgCharts.COLORS[1], SvgCharts.COLORS[0],
-      SvgCharts.COLORS[2], SvgCharts.COLORS[3]};
 
   private AddedRttHistogram() {
   }
 
-  /** The chart for the setting {@code settingMs}; series drawn in order, first in orange. */
+  /** The chart for the setting {@code settingMs}; series drawn in order, the last in blue. */
   public static String svg(String title, double settingMs, List<Series> series) {
     Svg svg = new Svg(W, H, title);
     svg.text(24, 30, "start", 18, "bold", SvgCharts.INK, title);
@@ -81,7 +80,7 @@ public final class AddedRttHistogram {
 
     // the series as outlined steps, lightly filled
     for (int k = 0; k < series.size(); k++) {
-      String color = SERIES_COLORS[k % SERIES_COLORS.length];
+      String color = color(k, series.size());
       StringBuilder d = new StringBuilder(String.format(Locale.ROOT, "M%.1f %.1f", LEFT * 1.0,
           plotBottom));
       for (int b = 0; b < BINS; b++) {
@@ -104,7 +103,7 @@ public final class AddedRttHistogram {
     double lx = plotRight + 28;
     double ly = TOP + 4;
     for (int k = 0; k < series.size(); k++) {
-      String color = SERIES_COLORS[k % SERIES_COLORS.length];
+      String color = color(k, series.size());
       double[] sorted = sorted(series.get(k));
       svg.rect(lx, ly - 11, 22, 12, color, color, null, series.get(k).name());
       svg.text(lx + 30, ly, "start", 12.5, "bold", SvgCharts.INK, series.get(k).name());
@@ -122,15 +121,20 @@ public final class AddedRttHistogram {
     return svg.end();
   }
 
-  /** The axis: every series' p0.5 to p99.5 and the setting, padded by 5%. */
+  // the last series (this run) in blue, an earlier one in orange
+  private static String color(int k, int n) {
+    return SvgCharts.COLORS[(n - 1 - k) % SvgCharts.COLORS.length];
+  }
+
+  /** The axis: every series' p1 to p99 and the setting, padded by 5%. */
   private static double[] range(double settingMs, List<Series> series) {
     double lo = settingMs;
     double hi = settingMs;
     for (Series s : series) {
       double[] sorted = sorted(s);
       if (sorted.length > 0) {
-        lo = Math.min(lo, quantile(sorted, 0.005));
-        hi = Math.max(hi, quantile(sorted, 0.995));
+        lo = Math.min(lo, quantile(sorted, 0.01));
+        hi = Math.max(hi, quantile(sorted, 0.99));
       }
     }
     double pad = Math.max(0.02, (hi - lo) * 0.05);
