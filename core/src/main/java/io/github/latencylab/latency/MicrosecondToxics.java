@@ -1,5 +1,6 @@
 package io.github.latencylab.latency;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,9 +51,14 @@ public record MicrosecondToxics(long upstreamMicros, long downstreamMicros) impl
       return "none";
     }
     if (upstreamMicros == 0) {
-      return downstreamMicros + "us down";
+      return ms(downstreamMicros) + " down";
     }
-    return upstreamMicros + "us up, " + downstreamMicros + "us down";
+    return ms(upstreamMicros) + " up, " + ms(downstreamMicros) + " down";
+  }
+
+  // "0.19ms", "9.917ms", "160ms": Rtt's form
+  private static String ms(long micros) {
+    return BigDecimal.valueOf(micros, 3).stripTrailingZeros().toPlainString() + "ms";
   }
 
   @Override

@@ -19,7 +19,7 @@ class ToxicPlanTest {
     MicrosecondToxics plan = MicrosecondToxics.forSetting(Rtt.parse("20ms"), 19_801);
     assertThat(plan).isEqualTo(new MicrosecondToxics(9_900, 9_901));
     assertThat(plan.nominalMs()).isEqualTo(19.801);
-    assertThat(plan.describe()).isEqualTo("9900us up, 9901us down");
+    assertThat(plan.describe()).isEqualTo("9.9ms up, 9.901ms down");
     assertThat(plan.toxics()).containsExactly(
         new Toxic("upstream", "latency_us", Map.of("latency", 9_900L)),
         new Toxic("downstream", "latency_us", Map.of("latency", 9_901L)));
@@ -32,7 +32,7 @@ class ToxicPlanTest {
     // each delayed direction costs a wake-up's overshoot: one of them leaves room at 0.1 ms
     MicrosecondToxics plan = MicrosecondToxics.forSetting(Rtt.parse("0.25ms"), 190);
     assertThat(plan).isEqualTo(new MicrosecondToxics(0, 190));
-    assertThat(plan.describe()).isEqualTo("190us down");
+    assertThat(plan.describe()).isEqualTo("0.19ms down");
     assertThat(plan.toxics()).containsExactly(
         new Toxic("downstream", "latency_us", Map.of("latency", 190L)));
   }
