@@ -1,5 +1,6 @@
 package io.github.latencylab.report;
 
+import io.github.latencylab.latency.RttStats;
 import io.github.latencylab.report.SvgCharts.Svg;
 import java.util.Arrays;
 import java.util.List;
@@ -56,7 +57,7 @@ public final class AddedRttHistogram {
       }
       top = Math.max(top, Arrays.stream(shares[k]).max().orElse(0));
     }
-    double yStep = niceStep(Math.max(top, 1) / 5);
+    double yStep = SvgCharts.niceStep(Math.max(top, 1) / 5);
     double yMax = Math.ceil(Math.max(top, 1) / yStep) * yStep;
 
     // grid and axes
@@ -65,7 +66,7 @@ public final class AddedRttHistogram {
       svg.line(LEFT, py, plotRight, py, SvgCharts.GRID, 1, null);
       svg.text(LEFT - 8, py + 4, "end", 12, "normal", SvgCharts.INK, SvgCharts.num(v) + "%");
     }
-    double xStep = niceStep((hi - lo) / 8);
+    double xStep = SvgCharts.niceStep((hi - lo) / 8);
     for (double t = Math.ceil(lo / xStep) * xStep; t <= hi + 1e-9; t += xStep) {
       double px = x(t, lo, hi, plotRight);
       svg.line(px, plotBottom, px, plotBottom + 5, SvgCharts.INK, 1, null);
@@ -104,16 +105,17 @@ public final class AddedRttHistogram {
     double ly = TOP + 4;
     for (int k = 0; k < series.size(); k++) {
       String color = color(k, series.size());
-      double[] sorted = sorted(series.get(k));
+      List<Double> values = series.get(k).addedMs();
       svg.rect(lx, ly - 11, 22, 12, color, color, null, series.get(k).name());
       svg.text(lx + 30, ly, "start", 12.5, "bold", SvgCharts.INK, series.get(k).name());
-      if (sorted.length > 0) {
-        long off = Arrays.stream(sorted).filter(v -> v < lo || v >= lo + BINS * width).count();
+      if (!values.isEmpty()) {
+        RttStats stats = stats(series.get(k));
+        long off = values.stream().filter(v -> v < lo || v >= lo + BINS * width).count();
         svg.text(lx + 30, ly + 17, "start", 11.5, "normal", SvgCharts.MUTED, String.format(
-            Locale.ROOT, "mean %.3f, p50 %.3f, p99 %.3f ms", Arrays.stream(sorted).average()
-                .orElse(0), quantile(sorted, 0.5), quantile(sorted, 0.99)));
+            Locale.ROOT, "mean %.3f, p50 %.3f, p99 %.3f ms", stats.meanMs(), stats.p50Ms(),
+            stats.p99Ms()));
         svg.text(lx + 30, ly + 32, "start", 11.5, "normal", SvgCharts.MUTED, String.format(
-            Locale.ROOT, "%,d samples%s", sorted.length,
+            Locale.ROOT, "%,d samples%s", values.size(),
             off == 0 ? "" : String.format(Locale.ROOT, ", %,d off the axis", off)));
       }
       ly += 56;
@@ -131,10 +133,10 @@ public final class AddedRttHistogram {
     double lo = settingMs;
     double hi = settingMs;
     for (Series s : series) {
-      double[] sorted = sorted(s);
-      if (sorted.length > 0) {
-        lo = Math.min(lo, quantile(sorted, 0.01));
-        hi = Math.max(hi, quantile(sorted, 0.99));
+      if (!s.addedMs().isEmpty()) {
+        RttStats stats = stats(s);
+        lo = Math.min(lo, stats.p1Ms());
+        hi = Math.max(hi, stats.p99Ms());
       }
     }
     double pad = Math.max(0.02, (hi - lo) * 0.05);
@@ -145,23 +147,7 @@ public final class AddedRttHistogram {
     return LEFT + (v - lo) / (hi - lo) * (plotRight - LEFT);
   }
 
-  private static double[] sorted(Series s) {
-    return s.addedMs().stream().mapToDouble(Double::doubleValue).sorted().toArray();
-  }
-
-  // nearest rank, as RttStats
-  private static double quantile(double[] sorted, double q) {
-    int rank = (int) Math.ceil(q * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
-  }
-
-  private static double niceStep(double raw) {
-    double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-    for (double f : new double[] {1, 2, 2.5, 5, 10}) {
-      if (f * magnitude >= raw) {
-        return f * magnitude;
-      }
-    }
-    return 10 * magnitude;
+  private static RttStats stats(Series s) {
+    return RttStats.of(s.addedMs().stream().mapToDouble(Double::doubleValue).toArray());
   }
 }

@@ -373,7 +373,7 @@ public final class SvgCharts {
     return a.rttMs() <= b.rttMs();
   }
 
-  private static double niceStep(double raw) {
+  static double niceStep(double raw) {
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
     for (double f : new double[] {1, 2, 5, 10}) {
       if (f * magnitude >= raw) {

@@ -85,11 +85,7 @@ class LabLifecycleTest {
   void externalLabWithoutToxiproxyMeasuresTheRealNetworkAndRefusesToAddLatency() {
     try (Lab server = Lab.start(embedded())) {
       PostgresTarget db = server.directTarget();
-      LabConfig external = LabConfig.fromEnvironment()
-          .withBackend(BackendKind.EXTERNAL)
-          .with(Setting.JDBC_URL, db.jdbcUrl())
-          .with(Setting.JDBC_USER, db.user())
-          .with(Setting.JDBC_PASSWORD, db.password());
+      LabConfig external = external(db);
       try (Lab lab = Lab.start(external)) {
         assertThat(lab.hasProxy()).isFalse();
         assertThat(lab.describe()).contains("no Toxiproxy: real network latency");
@@ -111,11 +107,7 @@ class LabLifecycleTest {
       PostgresTarget db = server.directTarget();
       ToxiproxyClient api = new ToxiproxyClient("127.0.0.1", users.port());
       api.createProxy("latency-lab", "127.0.0.1:0", "127.0.0.1:1"); // a stale one, replaced
-      LabConfig external = LabConfig.fromEnvironment()
-          .withBackend(BackendKind.EXTERNAL)
-          .with(Setting.JDBC_URL, db.jdbcUrl())
-          .with(Setting.JDBC_USER, db.user())
-          .with(Setting.JDBC_PASSWORD, db.password())
+      LabConfig external = external(db)
           .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port());
       try (Lab lab = Lab.start(external)) {
         assertThat(lab.hasProxy()).isTrue();
@@ -155,11 +147,7 @@ class LabLifecycleTest {
     try (Lab server = Lab.start(embedded());
         ToxiproxyServer users = ToxiproxyServer.start(stock)) {
       PostgresTarget db = server.directTarget();
-      LabConfig external = LabConfig.fromEnvironment()
-          .withBackend(BackendKind.EXTERNAL)
-          .with(Setting.JDBC_URL, db.jdbcUrl())
-          .with(Setting.JDBC_USER, db.user())
-          .with(Setting.JDBC_PASSWORD, db.password())
+      LabConfig external = external(db)
           .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port());
       try (Lab lab = Lab.start(external)) {
         assertThat(lab.perRoundTripLatency()).isFalse();
@@ -185,6 +173,15 @@ class LabLifecycleTest {
       Rtt rtt = Rtt.parse("5ms");
       assertThat(lab.measure(rtt, 50).plan()).isInstanceOf(WholeMillisecondToxics.class);
     }
+  }
+
+  /** The external backend on {@code db}, without a Toxiproxy yet. */
+  private static LabConfig external(PostgresTarget db) {
+    return LabConfig.fromEnvironment()
+        .withBackend(BackendKind.EXTERNAL)
+        .with(Setting.JDBC_URL, db.jdbcUrl())
+        .with(Setting.JDBC_USER, db.user())
+        .with(Setting.JDBC_PASSWORD, db.password());
   }
 
   private static boolean listening(PostgresTarget target) {
