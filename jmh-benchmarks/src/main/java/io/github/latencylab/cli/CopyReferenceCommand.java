@@ -1,10 +1,7 @@
-package io.github.latencylab.bench.insert;
+package io.github.latencylab.cli;
 
 import io.github.latencylab.batch.CopyLoader;
-import io.github.latencylab.cli.LabOptions;
-import io.github.latencylab.cli.LatencyLabSubcommand;
-import io.github.latencylab.cli.Progress;
-import io.github.latencylab.cli.RttConverter;
+import io.github.latencylab.bench.insert.InsertRows;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.latency.Rtt;
@@ -20,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,7 +30,7 @@ import picocli.CommandLine.Option;
 @Command(name = "copy-reference", mixinStandardHelpOptions = true,
     description = {"Loads the same rows with CopyLoader (CSV) and with psql's \\copy from a CSV"
         + " file, through the same proxy at each RTT, and prints rows/s and their ratio."})
-public final class CopyReferenceCommand implements LatencyLabSubcommand {
+public final class CopyReferenceCommand implements Callable<Integer> {
 
   @Option(names = "--rows", defaultValue = "1000000", description = "Rows (default: ${DEFAULT-VALUE})")
   int rows;
