@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>Where the Toxiproxy is latency-lab's own, the toxics are {@link MicrosecondToxics}: every
  * chunk gets its delay, give or take a near-constant wake-up overshoot. With calibration on,
  * {@link #set} measures that overshoot for the setting and asks for the setting minus it, until
- * the added RTT is within 0.5% (or 0.01 ms) of the target, or as close as the samples can
- * tell. Elsewhere (a user's stock
+ * the added RTT is within 0.5% (or 0.01 ms) of the target, or, after the first correction, as
+ * close as the samples can tell. Elsewhere (a user's stock
  * Toxiproxy, or {@code latencylab.rtt.toxics=whole-ms}) it falls back to
  * {@link WholeMillisecondToxics}, real on average only, calibrated the same way.
  */
@@ -162,9 +162,10 @@ public final class LatencyControl implements AutoCloseable {
         best = m;
         bestError = Math.abs(error);
       }
-      // closer than the samples can tell apart (a busy machine): stop, more is noise
+      // after the first correction (the overshoot is there, noise or not): closer than the
+      // samples can tell apart (a busy machine) is close enough, more passes chase noise
       double standardError = m.added().stddevMs() / Math.sqrt(m.added().samples());
-      if (Math.abs(error) <= Math.max(tolerance, 2 * standardError)) {
+      if (Math.abs(error) <= (i == 0 ? tolerance : Math.max(tolerance, 2 * standardError))) {
         break;
       }
       nominal = Math.max(0, nominal - error);
