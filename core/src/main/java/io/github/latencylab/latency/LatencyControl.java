@@ -176,24 +176,15 @@ public final class LatencyControl implements AutoCloseable {
   }
 
   /**
-   * The added RTT calibration steers by. latency_us toxics: the mean of the middle 90% of the
-   * paired samples; the toxic's overshoot is near constant, and a load spike that hits one
-   * probe of a pair (on a shared machine, often) would otherwise pull the correction by
-   * milliseconds. Whole-millisecond toxics: the plain mean, their delays are a mix of 0, 1, 2
-   * ms by design.
+   * The added RTT calibration steers by. latency_us toxics: the median pair; the toxic's
+   * overshoot is near constant, and load spikes that hit one probe of a pair (on a shared
+   * machine, often, and more than a few percent of the pairs when it is busy) would otherwise
+   * pull the correction by tenths of a millisecond. On a quiet machine the mean follows within
+   * hundredths. Whole-millisecond toxics: the mean, their delays are a mix of 0, 1, 2 ms by
+   * design and their median is not the setting.
    */
   private double calibrated(RttMeasurement m) {
-    if (!microseconds) {
-      return m.addedMeanMs();
-    }
-    double[] sorted = m.addedSamplesMs().stream().mapToDouble(Double::doubleValue).sorted()
-        .toArray();
-    int cut = sorted.length / 20;
-    double sum = 0;
-    for (int i = cut; i < sorted.length - cut; i++) {
-      sum += sorted[i];
-    }
-    return sum / (sorted.length - 2 * cut);
+    return microseconds ? m.addedP50Ms() : m.addedMeanMs();
   }
 
   /** About 1.5 s of probing: many samples where each is cheap, a few at 320 ms. */
