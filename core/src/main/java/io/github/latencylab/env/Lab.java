@@ -190,7 +190,7 @@ public final class Lab implements AutoCloseable {
     return backend.describe() + (hasProxy() ? "; " + latency.method() : "");
   }
 
-  /** Whether every round trip gets the RTT set (latency-lab's microsecond toxics), not only on average. */
+  /** Whether every round trip gets the RTT set (latency_us toxics), not only on average. */
   public boolean perRoundTripLatency() {
     return latency.microseconds();
   }
@@ -289,7 +289,7 @@ public final class Lab implements AutoCloseable {
     return server;
   }
 
-  /** What the Toxiproxy's /version says ("2.5.0+latency_us" for latency-lab's own), or "none". */
+  /** What the Toxiproxy's /version says ("2.5.0+latency_us": latency-lab's own), or "none". */
   public synchronized String toxiproxyVersion() {
     if (toxiproxyVersion == null) {
       try {

@@ -78,7 +78,7 @@ public final class LabConfig {
     return Boolean.parseBoolean(get(Setting.CALIBRATE).trim());
   }
 
-  /** latencylab.rtt.toxics=whole-ms: upstream's whole-millisecond toxics even where latency_us exists. */
+  /** latencylab.rtt.toxics=whole-ms: whole-millisecond toxics even where latency_us exists. */
   public boolean wholeMillisecondToxics() {
     return get(Setting.RTT_TOXICS).trim().equalsIgnoreCase("whole-ms");
   }

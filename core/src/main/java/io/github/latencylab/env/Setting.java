@@ -33,8 +33,9 @@ public enum Setting {
   TOXIPROXY_LISTEN("latencylab.toxiproxy.listen", "127.0.0.1:0",
       "external: address the proxy listens on, as Toxiproxy sees it (port 0: any free port)."),
   CALIBRATE("latencylab.rtt.calibrate", "true",
-      "true: rtt(L) measures what the toxics really add and corrects them until the mean is"
-          + " within 0.5% (or 0.01 ms) of L; false: toxics are set to their nominal values."),
+      "true: rtt(L) measures what the toxics really add and corrects them until it is within"
+          + " 0.5% (or 0.01 ms) of L (the median round trip with latency_us toxics, the mean with"
+          + " whole-millisecond ones); false: toxics are set to their nominal values."),
   RTT_TOXICS("latencylab.rtt.toxics", "auto",
       "auto: latency-lab's latency_us toxics (every round trip gets L) where the Toxiproxy has"
           + " them, whole-millisecond ones (L on average only) elsewhere; whole-ms: always the"

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * toxic, a small Go module shipped in this jar's resources ({@code toxiproxy/}, listed in its
  * {@code SOURCES}). The first use builds it with {@code go build} into the cache, in a directory
  * named for Toxiproxy's version and a hash of those sources, so changed sources get a new
- * build and a binary is never half-written (it is moved into place). {@code .ci/toxiproxy-server.sh}
- * builds the same sources the same way into the same place.
+ * build and a binary is never half-written (it is moved into place).
+ * {@code .ci/toxiproxy-server.sh} builds the same sources the same way into the same place.
  */
 final class ToxiproxyServer implements AutoCloseable {
 

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * chunk gets its delay, give or take a near-constant wake-up overshoot. With calibration on,
  * {@link #set} measures that overshoot for the setting and asks for the setting minus it, until
  * the added RTT is within 0.5% (or 0.01 ms) of the target, or, after the first correction, as
- * close as the samples can tell. Elsewhere (a user's stock
- * Toxiproxy, or {@code latencylab.rtt.toxics=whole-ms}) it falls back to
+ * close as the samples can tell; and remembers the toxics for the next time. Elsewhere (a
+ * user's stock Toxiproxy, or {@code latencylab.rtt.toxics=whole-ms}) it falls back to
  * {@link WholeMillisecondToxics}, real on average only, calibrated the same way.
  */
 public final class LatencyControl implements AutoCloseable {

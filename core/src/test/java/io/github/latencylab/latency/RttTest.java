@@ -63,7 +63,8 @@ class RttTest {
             + " (0.001 ms); round it, e.g. 0.251ms");
     assertThatThrownBy(() -> Rtt.parse("0.1us")).hasMessageContaining("e.g. 0.1ms");
     assertThatThrownBy(() -> Rtt.parse("2h")).hasMessageContaining("'2h'");
-    assertThatThrownBy(() -> Rtt.parse("7200s")).hasMessage("Invalid RTT '7200s': more than an hour");
+    assertThatThrownBy(() -> Rtt.parse("7200s"))
+        .hasMessage("Invalid RTT '7200s': more than an hour");
   }
 
   @Test

@@ -190,7 +190,8 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " baseline RTT | samples |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT,
-          "| %s | %s | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %+.1f%% | %.3f ms | %d |%n",
+          "| %s | %s | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %+.1f%% | %.3f ms"
+              + " | %d |%n",
           r.configured(), r.toxics(), r.addedMeanMs(), r.addedP1Ms(), r.addedP50Ms(),
           r.addedP99Ms(), r.addedStddevMs(), r.errorPercent(), r.baselineMeanMs(), r.samples()));
     }
