@@ -23,7 +23,15 @@ interface Backend extends AutoCloseable {
   /** The toxics of the proxy that sets the latency; absent when there is no Toxiproxy. */
   Optional<ProxyToxics> toxics();
 
-  /** One line for logs and result files: what runs where. */
+  /**
+   * Whether the database goes away with the backend (embedded, testcontainers): then what the
+   * Lab created there goes with it; otherwise (external) the Lab removes it on close.
+   */
+  default boolean ownsDatabase() {
+    return true;
+  }
+
+  /** One line for logs and result files: what runs where; never a password. */
   String describe();
 
   /** Stops whatever this backend started; idempotent. */

@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit.
+ * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit. Everything the
+ * Lab's connections create lives in the Lab's own schema ({@link #schema()}); on a database
+ * the Lab does not own (external), that schema is dropped on close, and nothing outside it is
+ * ever dropped or altered (docs/own-database.md).
  */
 public final class Lab implements AutoCloseable {
 
@@ -40,6 +43,9 @@ public final class Lab implements AutoCloseable {
 
   private final String id;
   private final Backend backend;
+  private final LabSchema schema;
+  private final PostgresTarget target;
+  private final PostgresTarget direct;
   private final WireCounter wire = new WireCounter();
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
@@ -50,22 +56,33 @@ public final class Lab implements AutoCloseable {
   private boolean closed;
   private boolean stopped;
 
-  private Lab(String id, Backend backend, LabConfig config) {
+  private Lab(String id, Backend backend, LabSchema schema, LabConfig config) {
     this.id = id;
     this.backend = backend;
-    PostgresTarget target = backend.proxied().orElse(backend.direct());
+    this.schema = schema;
+    String inUrl = backend.direct().schema();
+    if (inUrl != null && !inUrl.equals(schema.name())) {
+      LOG.info("currentSchema={} of the URL is not used: the Lab works in schema {}", inUrl,
+          schema.name());
+    }
+    this.direct = inSchema(backend.direct());
+    this.target = backend.proxied().map(this::inSchema).orElse(direct);
     // first: it asks the Toxiproxy what it can do, and may fail
     this.latency = new LatencyControl(backend.toxics().orElse(null), plain(target),
-        backend.baseline().map(Lab::plain).orElse(null), config.calibrate(),
+        backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), config.calibrate(),
         config.wholeMillisecondToxics());
     CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
-    PostgresTarget direct = backend.direct();
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
         direct.password(), id, wire);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  // pgjdbc sends currentSchema as search_path in the startup packet: no extra round trip
+  private PostgresTarget inSchema(PostgresTarget t) {
+    return t.withParameter("currentSchema", schema.name());
   }
 
   /** Starts a Lab with settings from system properties and environment variables. */
@@ -95,11 +112,23 @@ public final class Lab implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while starting the " + kind.label() + " Lab", e);
     }
-    Lab lab;
+    LabSchema schema;
     try {
-      lab = new Lab(id, backend, config);
+      schema = LabSchema.claim(backend.direct(), config.get(Setting.SCHEMA),
+          !backend.ownsDatabase());
     } catch (RuntimeException e) {
       backend.close();
+      throw e;
+    }
+    Lab lab;
+    try {
+      lab = new Lab(id, backend, schema, config);
+    } catch (RuntimeException e) {
+      try {
+        backend.close();
+      } finally {
+        schema.close();
+      }
       throw e;
     }
     LOG.info("Lab ready: {}", lab.describe());
@@ -185,14 +214,26 @@ public final class Lab implements AutoCloseable {
     return backend.kind();
   }
 
-  /** What runs where and how the latency is made, in one line. */
+  /** What runs where and how the latency is made, in one line (never a password). */
   public String describe() {
-    return backend.describe() + (hasProxy() ? "; " + latency.method() : "");
+    return backend.describe() + ", schema " + schema.name()
+        + (hasProxy() ? "; " + latency.method() : "");
   }
 
   /** Whether every round trip gets the RTT set (latency_us toxics), not only on average. */
   public boolean perRoundTripLatency() {
     return latency.microseconds();
+  }
+
+  /**
+   * The schema that holds everything this Lab and its workloads create: every connection the
+   * Lab hands out works in it ({@code currentSchema}); for a libpq tool such as pgbench, pass
+   * {@code PGOPTIONS='-c search_path=<schema>'} ({@link PostgresTarget#libpqEnvironment()}
+   * does). The Lab creates it at start and, where the database outlives the Lab (external),
+   * drops it on close; it never drops or alters anything outside it.
+   */
+  public String schema() {
+    return schema.name();
   }
 
   /** Connections through the proxy (when there is one), counted on {@link #wire()}. */
@@ -209,12 +250,24 @@ public final class Lab implements AutoCloseable {
     return backend.toxics().isPresent();
   }
 
-  public PostgresTarget target() {
-    return backend.proxied().orElse(backend.direct());
+  /**
+   * Throws unless {@code connection} works in a schema latency-lab created (a Lab's
+   * {@link #schema()}, alone on its search_path). A workload calls it before its set-up drops
+   * or creates anything, so that a data source that is not a Lab's can never make it drop a
+   * user's table of the same name.
+   */
+  public static void requireLabSchema(Connection connection) throws SQLException {
+    LabSchema.require(connection);
   }
 
+  /** Where {@link #dataSource()} connects: through the proxy, in {@link #schema()}. */
+  public PostgresTarget target() {
+    return target;
+  }
+
+  /** Where {@link #directDataSource()} connects: straight to PostgreSQL, in {@link #schema()}. */
   public PostgresTarget directTarget() {
-    return backend.direct();
+    return direct;
   }
 
   /**
@@ -222,8 +275,8 @@ public final class Lab implements AutoCloseable {
    * wants a URL rather than a DataSource (user and password: {@link #target()}).
    */
   public String jdbcUrl() {
-    return target().jdbcUrl() + "?socketFactory=" + CountingSocketFactory.class.getName()
-        + "&socketFactoryArg=" + id;
+    return target.withParameter("socketFactory", CountingSocketFactory.class.getName())
+        .withParameter("socketFactoryArg", id).jdbcUrl();
   }
 
   /** Round trips and bytes of every connection of this Lab. */
@@ -280,7 +333,7 @@ public final class Lab implements AutoCloseable {
   /** The server's version and the settings that matter for results, read once. */
   public synchronized ServerInfo server() {
     if (server == null) {
-      try (Connection c = plain(backend.direct()).getConnection()) {
+      try (Connection c = plain(direct).getConnection()) {
         server = ServerInfo.read(c);
       } catch (SQLException e) {
         throw new IllegalStateException("Could not read the server's settings: " + e.getMessage(), e);
@@ -351,7 +404,13 @@ public final class Lab implements AutoCloseable {
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
-    backend.close();
+    // the proxies first: the workload's connections through them end, and with them any
+    // lock that would hold up dropping the schema
+    try {
+      backend.close();
+    } finally {
+      schema.close();
+    }
     CountingSocketFactory.unregister(id);
     LOG.info("Lab stopped: {}", backend.kind().label());
   }

@@ -126,12 +126,12 @@ public final class CopyReferenceCommand implements Callable<Integer> {
 
   private static double psqlCopy(Path psql, PostgresTarget target, Path csv)
       throws IOException, InterruptedException {
+    // the connection, the password and the Lab's schema (search_path) in PG* variables
     ProcessBuilder pb = new ProcessBuilder(psql.toString(), "-X", "-q", "-v", "ON_ERROR_STOP=1",
-        "-h", target.host(), "-p", Integer.toString(target.port()), "-U", target.user(),
-        "-d", target.database(), "-c", "\\copy " + InsertRows.TABLE
+        "-c", "\\copy " + InsertRows.TABLE
         + " (id, name, amount, created_at) FROM '" + csv + "' WITH (FORMAT csv)")
         .redirectErrorStream(true);
-    pb.environment().put("PGPASSWORD", target.password());
+    pb.environment().putAll(target.libpqEnvironment());
     long start = System.nanoTime();
     Process process = pb.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
