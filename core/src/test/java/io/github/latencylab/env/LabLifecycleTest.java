@@ -97,13 +97,14 @@ class LabLifecycleTest {
           .with(Setting.JDBC_URL, db.jdbcUrl())
           .with(Setting.JDBC_USER, db.user())
           .with(Setting.JDBC_PASSWORD, db.password())
-          .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port());
+          .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port())
+          .with(Setting.SCHEMA, "latency_lab_external"); // the embedded Lab holds latency_lab
       try (Lab lab = Lab.start(external)) {
         assertThat(lab.perRoundTripLatency()).isFalse();
         assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on"
             + " average only (this Toxiproxy has no latency_us toxic)");
         assertThat(lab.environment().description()).isEqualTo(lab.describe());
-        assertThat(logs.lines()).filteredOn(line -> line.contains("latency_us"))
+        assertThat(logs.lines()).filteredOn(line -> line.contains("falling back"))
             .containsExactly("WARN io.github.latencylab.latency.LatencyControl - Toxiproxy at"
                 + " http://127.0.0.1:" + users.port() + " has no latency_us toxic (a stock"
                 + " server?): falling back to whole-millisecond latency toxics, real on average"
