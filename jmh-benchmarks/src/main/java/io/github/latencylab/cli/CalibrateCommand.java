@@ -22,12 +22,16 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code ./latency-lab calibrate}: what each latency setting really adds, measured. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
     description = {"Measures the round-trip time through the proxy without toxics (baseline) and"
-        + " what each RTT setting really adds (mean, p50, p99), with a one-round-trip probe."})
+        + " what each RTT setting really adds to a round trip (mean, p1, p50, p99, stddev of"
+        + " paired probes: each through the toxic proxy minus one through its toxic-free twin)."})
 public final class CalibrateCommand implements Callable<Integer> {
 
   @Option(names = "--rtt", paramLabel = "LIST", converter = RttConverter.class,
@@ -44,7 +48,8 @@ public final class CalibrateCommand implements Callable<Integer> {
   Path json;
 
   @Option(names = "--markdown", paramLabel = "FILE",
-      description = "Also write the results as a Markdown page (e.g. docs/results/calibration.md)")
+      description = "Also write the results as a Markdown page (e.g."
+          + " docs/results/calibration-embedded.md)")
   Path markdown;
 
   @Option(names = "--charts", paramLabel = "DIR",
@@ -59,6 +64,9 @@ public final class CalibrateCommand implements Callable<Integer> {
 
   @Mixin
   LabOptions lab;
+
+  @Spec
+  CommandSpec spec;
 
   /**
    * One row of the table and of the JSON file. The added RTT's statistics are of the paired
@@ -87,16 +95,15 @@ public final class CalibrateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (samples != null && samples < 1) {
-      throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(this), "--samples must be at least 1, got " + samples);
+      throw new ParameterException(spec.commandLine(),
+          "--samples must be at least 1, got " + samples);
     }
-    PrintStream out = System.out;
-    System.err.println("latency-lab: starting the Lab...");
     if (before != null && charts == null) {
-      throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(this), "--before needs --charts DIR");
+      throw new ParameterException(spec.commandLine(), "--before needs --charts DIR");
     }
     Map<String, Series> previous = before == null ? Map.of() : samplesOf(before);
+    PrintStream out = System.out;
+    System.err.println("latency-lab: starting the Lab...");
     List<Row> rows = new ArrayList<>();
     LabEnvironment environment;
     String toxics;
@@ -153,7 +160,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   }
 
   /** The added-RTT samples per setting of an earlier --json file. */
-  private static Map<String, Series> samplesOf(Path file) throws java.io.IOException {
+  private Map<String, Series> samplesOf(Path file) throws java.io.IOException {
     JsonNode report = new ObjectMapper().readTree(file.toFile());
     String name = label(report.path("toxics").asText("before"));
     Map<String, Series> out = new HashMap<>();
@@ -161,9 +168,9 @@ public final class CalibrateCommand implements Callable<Integer> {
       List<Double> samples = new ArrayList<>();
       row.path("addedSamplesMs").forEach(v -> samples.add(v.asDouble()));
       if (samples.isEmpty()) {
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(
-            new CalibrateCommand()), "--before " + file + ": row " + row.path("configured")
-            .asText() + " has no addedSamplesMs (written before calibrate kept samples?)");
+        throw new ParameterException(spec.commandLine(), "--before " + file + ": row "
+            + row.path("configured").asText() + " has no addedSamplesMs (written before"
+            + " calibrate kept samples? run it again with --json)");
       }
       out.put(row.path("configured").asText(), new Series(name, samples));
     }
