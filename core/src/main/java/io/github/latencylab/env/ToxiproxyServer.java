@@ -163,7 +163,9 @@ final class ToxiproxyServer implements AutoCloseable {
     if (Files.isExecutable(cached)) {
       return cached;
     }
-    Path go = onPath("go").orElseThrow(() -> new IllegalStateException("latency-lab's"
+    // Go's own installer puts it in /usr/local/go/bin, often not on a JVM's PATH
+    Path go = onPath("go").or(() -> Optional.of(Path.of("/usr/local/go/bin/go"))
+        .filter(Files::isExecutable)).orElseThrow(() -> new IllegalStateException("latency-lab's"
         + " Toxiproxy server is not built yet and there is no Go on PATH to build it: install"
         + " Go 1.17 or newer (https://go.dev/dl), or set " + Setting.TOXIPROXY_SERVER.property()
         + " to a toxiproxy-server binary (whole-millisecond latency only)"));
