@@ -1,6 +1,5 @@
 package io.github.latencylab.env;
 
-import io.github.latencylab.latency.ProxyToxics;
 import java.util.Optional;
 
 /** What a backend started: PostgreSQL, maybe a Toxiproxy proxy in front of it. */

@@ -3,7 +3,6 @@ package io.github.latencylab.env;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import io.github.latencylab.latency.ProxyToxics;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package io.github.latencylab.env;
 
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -35,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * Lab's connections create lives in the Lab's own schema ({@link #schema()}); on a database
  * the Lab does not own (external), that schema is dropped on close, and nothing outside it is
  * ever dropped or altered (docs/own-database.md).
+ *
+ * <p>Another JVM (a benchmark's fork) can work against the same Lab: {@link #handle()} writes
+ * where it listens to a file readable by this user only, {@link #attach(Path)} reads it there
+ * and gives a Lab with its own counters, in the same schema, whose RTT and schema stay this
+ * Lab's.
  */
 public final class Lab implements AutoCloseable {
 
@@ -47,16 +52,18 @@ public final class Lab implements AutoCloseable {
   private final PostgresTarget target;
   private final PostgresTarget direct;
   private final WireCounter wire = new WireCounter();
+  private final WireCounter directWire = new WireCounter();
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
-  private final LatencyControl latency;
+  private final LatencyControl latency; // null when attached: the other Lab sets the RTT
   private final Thread shutdownHook;
   private ServerInfo server;
   private String toxiproxyVersion;
   private boolean closed;
   private boolean stopped;
 
-  private Lab(String id, Backend backend, LabSchema schema, LabConfig config) {
+  private Lab(String id, Backend backend, LabSchema schema, boolean calibrate,
+      boolean wholeMillisecondToxics) {
     this.id = id;
     this.backend = backend;
     this.schema = schema;
@@ -68,14 +75,17 @@ public final class Lab implements AutoCloseable {
     this.direct = inSchema(backend.direct());
     this.target = backend.proxied().map(this::inSchema).orElse(direct);
     // first: it asks the Toxiproxy what it can do, and may fail
-    this.latency = new LatencyControl(backend.toxics().orElse(null), plain(target),
-        backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), config.calibrate(),
-        config.wholeMillisecondToxics());
+    this.latency = backend instanceof AttachedBackend ? null
+        : new LatencyControl(backend.toxics().orElse(null), plain(target),
+            backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate,
+            wholeMillisecondToxics);
     CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
+    // counted on their own: round trips that bypass the proxy are not the workload's
+    CountingSocketFactory.register(id + "-direct", directWire);
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
-        direct.password(), id, wire);
+        direct.password(), id + "-direct", directWire);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -122,7 +132,7 @@ public final class Lab implements AutoCloseable {
     }
     Lab lab;
     try {
-      lab = new Lab(id, backend, schema, config);
+      lab = new Lab(id, backend, schema, config.calibrate(), config.wholeMillisecondToxics());
     } catch (RuntimeException e) {
       try {
         backend.close();
@@ -133,6 +143,32 @@ public final class Lab implements AutoCloseable {
     }
     LOG.info("Lab ready: {}", lab.describe());
     return lab;
+  }
+
+  /**
+   * The Lab whose {@link #handle()} wrote {@code handle}, from another JVM: the same
+   * PostgreSQL and proxies, counted on this Lab's own {@link #wire()}. Closing it stops
+   * nothing; its RTT is the other Lab's to set ({@link #rtt(Rtt)} is refused).
+   */
+  public static Lab attach(Path handle) {
+    LabHandle.Attached attached = LabHandle.read(handle);
+    String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
+    return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false);
+  }
+
+  /**
+   * Writes what another JVM needs to {@link #attach(Path)} to this Lab, credentials
+   * included, to a file readable by this user only. Close the handle when the other JVMs
+   * are done: it deletes the file.
+   */
+  public LabHandle handle() {
+    return LabHandle.write(backend.kind(), described(), schema.name(), direct,
+        backend.proxied().map(t -> target), backend.baseline().map(this::inSchema));
+  }
+
+  /** True when this Lab works against another JVM's, through {@link #attach(Path)}. */
+  public boolean attached() {
+    return latency == null;
   }
 
   /**
@@ -216,13 +252,22 @@ public final class Lab implements AutoCloseable {
 
   /** What runs where and how the latency is made, in one line (never a password). */
   public String describe() {
-    return backend.describe() + ", schema " + schema.name()
-        + (hasProxy() ? "; " + latency.method() : "");
+    return described() + ", schema " + schema.name();
   }
 
-  /** Whether every round trip gets the RTT set (latency_us toxics), not only on average. */
+  // the backend and, where this Lab sets the RTT through a Toxiproxy, how (an attached Lab's
+  // backend has its owner's already)
+  private String described() {
+    return backend.describe() + (latency != null && backend.toxics().isPresent()
+        ? "; " + latency.method() : "");
+  }
+
+  /**
+   * Whether every round trip gets the RTT set (latency_us toxics), not only on average; false
+   * for an attached Lab (its owner's {@link #describe()} says).
+   */
   public boolean perRoundTripLatency() {
-    return latency.microseconds();
+    return latency != null && latency.microseconds();
   }
 
   /**
@@ -241,13 +286,17 @@ public final class Lab implements AutoCloseable {
     return dataSource;
   }
 
-  /** Connections straight to PostgreSQL, bypassing the proxy; counted on {@link #wire()}. */
+  /**
+   * Connections straight to PostgreSQL, bypassing the proxy, for set-up and checks: they do
+   * not count on {@link #wire()} (each still has its own counter, {@link #wire(Connection)}).
+   */
   public WireDataSource directDataSource() {
     return directDataSource;
   }
 
+  /** True when connections go through a Toxiproxy proxy, so that an RTT can be added. */
   public boolean hasProxy() {
-    return backend.toxics().isPresent();
+    return backend.proxied().isPresent();
   }
 
   /**
@@ -279,12 +328,12 @@ public final class Lab implements AutoCloseable {
         .withParameter("socketFactoryArg", id).jdbcUrl();
   }
 
-  /** Round trips and bytes of every connection of this Lab. */
+  /** Round trips and bytes of every connection of {@link #dataSource()}: the workload's. */
   public WireCounter wire() {
     return wire;
   }
 
-  /** Round trips and bytes of one connection from {@link #dataSource()}. */
+  /** Round trips and bytes of one connection from {@link #dataSource()} or the direct one. */
   public WireCounter wire(Connection connection) {
     try {
       return dataSource.counterOf(connection);
@@ -298,7 +347,7 @@ public final class Lab implements AutoCloseable {
    * too. Returns the calibration measurement when this call calibrated the setting, else null.
    */
   public RttMeasurement rtt(Rtt rtt) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.set(rtt);
     } catch (SQLException e) {
@@ -307,13 +356,23 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  /** The RTT set by {@link #rtt(Rtt)}; an attached Lab does not know its owner's. */
   public Rtt rtt() {
+    requireControl(Rtt.ZERO);
     return latency.current();
+  }
+
+  /**
+   * Sets {@code rtt} and measures the baseline and the added RTT with about 1.5 s of probes
+   * (many where each is cheap, at least 8 at 320 ms).
+   */
+  public RttMeasurement measure(Rtt rtt) {
+    return measure(rtt, LatencyControl.samplesFor(rtt));
   }
 
   /** Sets {@code rtt} and measures the baseline and the added RTT with {@code samples} probes. */
   public RttMeasurement measure(Rtt rtt, int samples) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.measure(rtt, samples);
     } catch (SQLException e) {
@@ -322,7 +381,11 @@ public final class Lab implements AutoCloseable {
     }
   }
 
-  private void requireProxy(Rtt rtt) {
+  private void requireControl(Rtt rtt) {
+    if (attached()) {
+      throw new IllegalStateException("Cannot set or read the RTT of an attached Lab ("
+          + describe() + "): the Lab it is attached to sets it");
+    }
     if (rtt.micros() > 0 && !hasProxy()) {
       throw new IllegalStateException("Cannot add " + rtt + ": this Lab has no Toxiproxy ("
           + describe() + "). Set " + Setting.TOXIPROXY_URL.property()
@@ -342,12 +405,15 @@ public final class Lab implements AutoCloseable {
     return server;
   }
 
-  /** What the Toxiproxy's /version says ("2.5.0+latency_us": latency-lab's own), or "none". */
+  /**
+   * What the Toxiproxy's /version says ("2.5.0+latency_us": latency-lab's own), "none" without
+   * one, "unknown" for an attached Lab.
+   */
   public synchronized String toxiproxyVersion() {
     if (toxiproxyVersion == null) {
       try {
-        toxiproxyVersion = backend.toxics().isEmpty() ? "none"
-            : backend.toxics().get().serverVersion();
+        toxiproxyVersion = backend.toxics().isPresent() ? backend.toxics().get().serverVersion()
+            : hasProxy() ? "unknown" : "none";
       } catch (IOException e) {
         throw new IllegalStateException("Could not read Toxiproxy's version: " + e.getMessage(),
             e);
@@ -400,7 +466,9 @@ public final class Lab implements AutoCloseable {
     }
     stopped = true;
     try {
-      latency.close();
+      if (latency != null) {
+        latency.close();
+      }
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
@@ -412,6 +480,7 @@ public final class Lab implements AutoCloseable {
       schema.close();
     }
     CountingSocketFactory.unregister(id);
+    CountingSocketFactory.unregister(id + "-direct");
     LOG.info("Lab stopped: {}", backend.kind().label());
   }
 }

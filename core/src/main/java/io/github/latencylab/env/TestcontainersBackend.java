@@ -2,7 +2,6 @@ package io.github.latencylab.env;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
-import io.github.latencylab.latency.ProxyToxics;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

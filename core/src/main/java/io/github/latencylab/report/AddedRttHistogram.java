@@ -64,14 +64,14 @@ public final class AddedRttHistogram {
     for (double v = 0; v <= yMax + 1e-9; v += yStep) {
       double py = plotBottom - v / yMax * (plotBottom - TOP);
       svg.line(LEFT, py, plotRight, py, SvgCharts.GRID, 1, null);
-      svg.text(LEFT - 8, py + 4, "end", 12, "normal", SvgCharts.INK, SvgCharts.num(v) + "%");
+      svg.text(LEFT - 8, py + 4, "end", 12, "normal", SvgCharts.INK, Format.number(v) + "%");
     }
     double xStep = SvgCharts.niceStep((hi - lo) / 8);
     for (double t = Math.ceil(lo / xStep) * xStep; t <= hi + 1e-9; t += xStep) {
       double px = x(t, lo, hi, plotRight);
       svg.line(px, plotBottom, px, plotBottom + 5, SvgCharts.INK, 1, null);
       svg.text(px, plotBottom + 19, "middle", 12, "normal", SvgCharts.INK,
-          SvgCharts.num(Math.round(t / xStep) * xStep));
+          Format.number(Math.round(t / xStep) * xStep));
     }
     svg.line(LEFT, plotBottom, plotRight, plotBottom, SvgCharts.INK, 1.2, null);
     svg.line(LEFT, TOP, LEFT, plotBottom, SvgCharts.INK, 1.2, null);
@@ -98,7 +98,7 @@ public final class AddedRttHistogram {
     double setting = x(settingMs, lo, hi, plotRight);
     svg.line(setting, TOP - 6, setting, plotBottom, SvgCharts.INK, 1.4, "5 4");
     svg.text(setting, TOP - 10, "middle", 12, "bold", SvgCharts.INK,
-        "setting " + SvgCharts.num(settingMs) + " ms");
+        "setting " + Format.number(settingMs) + " ms");
 
     // legend: name, then mean, p50, p99 and what lies off the axis
     double lx = plotRight + 28;

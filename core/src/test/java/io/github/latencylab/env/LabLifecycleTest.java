@@ -3,7 +3,6 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.latency.WholeMillisecondToxics;
@@ -102,17 +101,18 @@ class LabLifecycleTest {
       try (Lab lab = Lab.start(external)) {
         assertThat(lab.perRoundTripLatency()).isFalse();
         assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on"
-            + " average only (this Toxiproxy has no latency_us toxic)");
+            + " average only (this Toxiproxy has no latency_us toxic), schema"
+            + " latency_lab_external");
         assertThat(lab.environment().description()).isEqualTo(lab.describe());
         assertThat(logs.lines()).filteredOn(line -> line.contains("falling back"))
-            .containsExactly("WARN io.github.latencylab.latency.LatencyControl - Toxiproxy at"
+            .containsExactly("WARN io.github.latencylab.env.LatencyControl - Toxiproxy at"
                 + " http://127.0.0.1:" + users.port() + " has no latency_us toxic (a stock"
                 + " server?): falling back to whole-millisecond latency toxics, real on average"
                 + " only, not per round trip; latency-lab's own server has it"
                 + " (docs/latency.md)");
 
         Rtt rtt = Rtt.parse("20ms");
-        RttMeasurement m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+        RttMeasurement m = lab.measure(rtt);
         assertThat(m.plan()).isInstanceOf(WholeMillisecondToxics.class);
         assertThat(m.addedMeanMs()).as("added mean (%s)", m.plan()).isCloseTo(20, within(5.0));
       }
@@ -124,7 +124,7 @@ class LabLifecycleTest {
     try (Lab lab = Lab.start(embedded().with(Setting.RTT_TOXICS, "whole-ms"))) {
       assertThat(lab.perRoundTripLatency()).isFalse();
       assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on average"
-          + " only (as asked: latencylab.rtt.toxics=whole-ms)");
+          + " only (as asked: latencylab.rtt.toxics=whole-ms), schema latency_lab");
       assertThat(lab.environment().toxiproxyVersion()).isEqualTo("2.5.0+latency_us");
       Rtt rtt = Rtt.parse("5ms");
       assertThat(lab.measure(rtt, 50).plan()).isInstanceOf(WholeMillisecondToxics.class);

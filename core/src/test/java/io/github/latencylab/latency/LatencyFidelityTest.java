@@ -48,10 +48,13 @@ class LatencyFidelityTest {
   void probeMeasuresTheConfiguredRtt(BackendKind backend, String text) {
     Lab lab = LABS.get(backend);
     Rtt rtt = Rtt.parse(text);
+    // the mean is what load spikes move most (one 20 ms stall in 1,000 pairs is +0.02 ms): a
+    // bound that catches a Lab that adds nothing or a millisecond too much, not noise
+    double bound = Math.max(rtt.millis() * 0.25, 0.5);
     RttMeasurement m = measure(lab, rtt,
-        r -> Math.abs(r.addedMeanMs() - rtt.millis()) <= rtt.millis() * 0.25);
+        r -> Math.abs(r.addedMeanMs() - rtt.millis()) <= bound);
     assertThat(m.addedMeanMs()).as("added mean for %s (%s)", rtt, m.plan())
-        .isCloseTo(rtt.millis(), within(rtt.millis() * 0.25));
+        .isCloseTo(rtt.millis(), within(bound));
     assertThat(m.baseline().meanMs()).as("baseline RTT through the proxy").isLessThan(5);
     assertThat(m.added().p1Ms()).as("paired percentiles are ordered")
         .isLessThanOrEqualTo(m.addedP50Ms());
@@ -84,7 +87,7 @@ class LatencyFidelityTest {
   private static RttMeasurement measure(Lab lab, Rtt rtt, Predicate<RttMeasurement> good) {
     RttMeasurement m = null;
     for (int attempt = 0; attempt < 3; attempt++) {
-      m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+      m = lab.measure(rtt);
       if (good.test(m)) {
         break;
       }

@@ -81,8 +81,7 @@ public final class CopyReferenceCommand implements Callable<Integer> {
           + Files.size(csv) / (1024 * 1024) + " MiB");
       InsertRows.createTable(lab.directDataSource());
       for (Rtt rtt : rtts) {
-        RttMeasurement m = lab.measure(rtt, io.github.latencylab.latency.LatencyControl
-            .samplesFor(rtt));
+        RttMeasurement m = lab.measure(rtt);
         double[] helper = new double[runs];
         double[] reference = new double[runs];
         for (int i = 0; i < runs; i++) {

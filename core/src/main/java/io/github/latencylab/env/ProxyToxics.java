@@ -1,6 +1,7 @@
-package io.github.latencylab.latency;
+package io.github.latencylab.env;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.latencylab.latency.ToxicPlan;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -16,7 +17,7 @@ import java.util.Map;
  * The toxics of one Toxiproxy proxy, through Toxiproxy's HTTP API. (toxiproxy-java knows only
  * upstream's toxic types; it cannot create {@code latency_us}, nor list a proxy that has one.)
  */
-public final class ProxyToxics {
+final class ProxyToxics {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -26,16 +27,16 @@ public final class ProxyToxics {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
   /** {@code api}: e.g. http://127.0.0.1:8474; {@code proxy}: the proxy's name. */
-  public ProxyToxics(URI api, String proxy) {
+  ProxyToxics(URI api, String proxy) {
     this.api = api;
     this.proxy = proxy;
   }
 
-  public URI api() {
+  URI api() {
     return api;
   }
 
-  public String proxy() {
+  String proxy() {
     return proxy;
   }
 
@@ -43,7 +44,7 @@ public final class ProxyToxics {
    * Whether this Toxiproxy has toxics of {@code type}: creates one with default attributes on
    * the proxy and removes it again. A stock server answers "invalid toxic type".
    */
-  public boolean supports(String type) throws IOException {
+  boolean supports(String type) throws IOException {
     String name = "latency-lab-probe-" + type;
     remove(name);
     HttpResponse<String> created = send("POST", toxicsPath(), body(name, "downstream", type,
@@ -57,13 +58,13 @@ public final class ProxyToxics {
   }
 
   /** Creates the toxic {@code name}. */
-  public void add(String name, ToxicPlan.Toxic toxic) throws IOException {
+  void add(String name, ToxicPlan.Toxic toxic) throws IOException {
     check(send("POST", toxicsPath(), body(name, toxic.stream(), toxic.type(),
         toxic.attributes())), "create toxic " + name + " (" + toxic + ")");
   }
 
   /** Removes the toxic {@code name} if there is one. */
-  public void remove(String name) throws IOException {
+  void remove(String name) throws IOException {
     HttpResponse<String> response = send("DELETE", toxicsPath() + "/" + encode(name), null);
     if (response.statusCode() != 404) {
       check(response, "remove toxic " + name);
@@ -71,7 +72,7 @@ public final class ProxyToxics {
   }
 
   /** What the server's /version says, e.g. "2.5.0+latency_us" (a go install build says "git"). */
-  public String serverVersion() throws IOException {
+  String serverVersion() throws IOException {
     HttpResponse<String> response = send("GET", "/version", null);
     check(response, "read the version");
     return response.body().trim();

@@ -1,5 +1,10 @@
-package io.github.latencylab.latency;
+package io.github.latencylab.env;
 
+import io.github.latencylab.latency.MicrosecondToxics;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.latency.ToxicPlan;
+import io.github.latencylab.latency.WholeMillisecondToxics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -30,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * user's stock Toxiproxy, or {@code latencylab.rtt.toxics=whole-ms}) it falls back to
  * {@link WholeMillisecondToxics}, real on average only, calibrated the same way.
  */
-public final class LatencyControl implements AutoCloseable {
+final class LatencyControl implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LatencyControl.class);
   private static final String NAME = "latency-lab-";
@@ -52,7 +57,7 @@ public final class LatencyControl implements AutoCloseable {
    * the zero RTT can be set, and the probe measures the real network. {@code wholeMilliseconds}
    * forces upstream's whole-millisecond toxics even where {@code latency_us} exists.
    */
-  public LatencyControl(ProxyToxics toxics, DataSource proxied, DataSource baseline,
+  LatencyControl(ProxyToxics toxics, DataSource proxied, DataSource baseline,
       boolean calibrate, boolean wholeMilliseconds) {
     this.toxics = toxics;
     this.withToxics = new Probe(proxied);
@@ -88,17 +93,17 @@ public final class LatencyControl implements AutoCloseable {
   }
 
   /** How the latency is made, in a few words, for logs and result files. */
-  public String method() {
+  String method() {
     return method;
   }
 
   /** Whether every round trip gets its delay ({@code latency_us}), not only on average. */
-  public boolean microseconds() {
+  boolean microseconds() {
     return microseconds;
   }
 
   /** Sets the added RTT; returns what the probe measured while calibrating, if it did. */
-  public synchronized RttMeasurement set(Rtt rtt) throws SQLException {
+  synchronized RttMeasurement set(Rtt rtt) throws SQLException {
     current = rtt;
     if (rtt.micros() == 0) {
       apply(ToxicPlan.NONE);
@@ -119,12 +124,12 @@ public final class LatencyControl implements AutoCloseable {
     return best;
   }
 
-  public synchronized Rtt current() {
+  synchronized Rtt current() {
     return current;
   }
 
   /** Sets {@code rtt} and measures it: {@code samples} probes with toxics, as many without. */
-  public synchronized RttMeasurement measure(Rtt rtt, int samples) throws SQLException {
+  synchronized RttMeasurement measure(Rtt rtt, int samples) throws SQLException {
     set(rtt);
     return sample(rtt, samples);
   }
@@ -188,7 +193,7 @@ public final class LatencyControl implements AutoCloseable {
   }
 
   /** About 1.5 s of probing: many samples where each is cheap, a few at 320 ms. */
-  public static int samplesFor(Rtt rtt) {
+  static int samplesFor(Rtt rtt) {
     return (int) Math.max(8, Math.min(1000, Math.round(1500 / (rtt.millis() + 0.3))));
   }
 
