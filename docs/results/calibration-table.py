@@ -43,9 +43,10 @@ def summary(name, report):
     bad_mean = [r["configured"] for r in rows if not meets(r)[0]]
     bad_p50 = [r["configured"] for r in rows if not meets(r)[1]]
     toxics = report.get("toxics", "whole-ms (an older file: its p50/p99 are differences of percentiles)")
-    verdict = "every setting meets both targets" if not bad_mean and not bad_p50 else (
-        "mean off target at " + (", ".join(bad_mean) or "none") + "; p50 off target at "
-        + (", ".join(bad_p50) or "none"))
+    def where(bad, what):
+        return f"{what} off target at " + ", ".join(bad) if bad else f"{what} on target everywhere"
+    verdict = ("every setting meets both targets" if not bad_mean and not bad_p50
+               else where(bad_mean, "mean") + "; " + where(bad_p50, "p50"))
     env = report["environment"]
     return (f"- **{name}** (toxics: {toxics}; {report['measuredAt'][:16].replace('T', ' ')} UTC):"
             f" {verdict}. {env['description']}; PostgreSQL {env['postgresVersion']}, Toxiproxy"
