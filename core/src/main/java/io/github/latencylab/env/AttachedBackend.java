@@ -1,6 +1,5 @@
 package io.github.latencylab.env;
 
-import eu.rekawek.toxiproxy.Proxy;
 import java.util.Optional;
 
 /**
@@ -46,7 +45,7 @@ final class AttachedBackend implements Backend {
 
   /** None: the Lab this one is attached to owns the toxics. */
   @Override
-  public Optional<Proxy> proxy() {
+  public Optional<ProxyToxics> toxics() {
     return Optional.empty();
   }
 

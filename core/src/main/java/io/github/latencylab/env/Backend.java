@@ -1,6 +1,5 @@
 package io.github.latencylab.env;
 
-import eu.rekawek.toxiproxy.Proxy;
 import java.util.Optional;
 
 /** What a backend started: PostgreSQL, maybe a Toxiproxy proxy in front of it. */
@@ -20,8 +19,8 @@ interface Backend extends AutoCloseable {
    */
   Optional<PostgresTarget> baseline();
 
-  /** The proxy whose toxics set the latency; absent when the backend has no Toxiproxy. */
-  Optional<Proxy> proxy();
+  /** The toxics of the proxy that sets the latency; absent when there is no Toxiproxy. */
+  Optional<ProxyToxics> toxics();
 
   /**
    * Restarts PostgreSQL on the same data directory and port (proxies stay valid; open

@@ -4,6 +4,7 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -167,8 +168,9 @@ final class EmbeddedBackend implements Backend {
   }
 
   @Override
-  public Optional<Proxy> proxy() {
-    return Optional.of(proxy);
+  public Optional<ProxyToxics> toxics() {
+    return Optional.of(new ProxyToxics(URI.create("http://127.0.0.1:" + toxiproxy.port()),
+        proxy.getName()));
   }
 
   @Override
@@ -188,7 +190,7 @@ final class EmbeddedBackend implements Backend {
   @Override
   public String describe() {
     return "embedded PostgreSQL on 127.0.0.1:" + direct.port() + ", toxiproxy-server "
-        + ToxiproxyServer.VERSION + " (pid " + toxiproxy.pid() + ") proxy on 127.0.0.1:"
+        + toxiproxy.version() + " (pid " + toxiproxy.pid() + ") proxy on 127.0.0.1:"
         + proxied.port();
   }
 

@@ -19,14 +19,16 @@ final class ExternalBackend implements Backend {
   private static final Logger LOG = LoggerFactory.getLogger(ExternalBackend.class);
 
   private final PostgresTarget direct;
+  private final URI api;
   private final Proxy proxy;
   private final PostgresTarget proxied;
   private final Proxy baselineProxy;
   private final PostgresTarget baseline;
 
-  private ExternalBackend(PostgresTarget direct, Proxy proxy, PostgresTarget proxied,
+  private ExternalBackend(PostgresTarget direct, URI api, Proxy proxy, PostgresTarget proxied,
       Proxy baselineProxy, PostgresTarget baseline) {
     this.direct = direct;
+    this.api = api;
     this.proxy = proxy;
     this.proxied = proxied;
     this.baselineProxy = baselineProxy;
@@ -37,7 +39,7 @@ final class ExternalBackend implements Backend {
     PostgresTarget direct = target(config);
     String api = config.get(Setting.TOXIPROXY_URL);
     if (api.isBlank()) {
-      return new ExternalBackend(direct, null, null, null, null);
+      return new ExternalBackend(direct, null, null, null, null, null);
     }
     if ("verify-full".equals(direct.parameters().get("sslmode"))
         && !direct.parameters().containsKey("sslhostnameverifier")) {
@@ -56,7 +58,7 @@ final class ExternalBackend implements Backend {
       proxy.delete();
       throw e;
     }
-    return new ExternalBackend(direct, proxy, reach(direct, proxy, uri), baseline,
+    return new ExternalBackend(direct, uri, proxy, reach(direct, proxy, uri), baseline,
         reach(direct, baseline, uri));
   }
 
@@ -153,8 +155,8 @@ final class ExternalBackend implements Backend {
   }
 
   @Override
-  public Optional<Proxy> proxy() {
-    return Optional.ofNullable(proxy);
+  public Optional<ProxyToxics> toxics() {
+    return proxy == null ? Optional.empty() : Optional.of(new ProxyToxics(api, proxy.getName()));
   }
 
   @Override

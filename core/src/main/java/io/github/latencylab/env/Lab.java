@@ -60,14 +60,15 @@ public final class Lab implements AutoCloseable {
   private final ServerSettings settings;
   private final Thread shutdownHook;
   private ServerInfo server;
+  private String toxiproxyVersion;
   private boolean closed;
   private boolean stopped;
 
-  private Lab(String id, Backend backend, LabSchema schema, boolean calibrate) {
+  private Lab(String id, Backend backend, LabSchema schema, boolean calibrate,
+      boolean wholeMillisecondToxics) {
     this.id = id;
     this.backend = backend;
     this.schema = schema;
-    CountingSocketFactory.register(id, wire);
     String inUrl = backend.direct().schema();
     if (inUrl != null && !inUrl.equals(schema.name())) {
       LOG.info("currentSchema={} of the URL is not used: the Lab works in schema {}", inUrl,
@@ -75,15 +76,18 @@ public final class Lab implements AutoCloseable {
     }
     this.direct = inSchema(backend.direct());
     this.target = backend.proxied().map(this::inSchema).orElse(direct);
+    // first: it asks the Toxiproxy what it can do, and may fail
+    this.latency = backend instanceof AttachedBackend ? null
+        : new LatencyControl(backend.toxics().orElse(null), plain(target),
+            backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate,
+            wholeMillisecondToxics);
+    CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
     // counted on their own: round trips that bypass the proxy are not the workload's
     CountingSocketFactory.register(id + "-direct", directWire);
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
         direct.password(), id + "-direct", directWire);
-    this.latency = backend instanceof AttachedBackend ? null
-        : new LatencyControl(backend.proxy().orElse(null), plain(target),
-            backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate);
     this.settings = new ServerSettings(plain(direct), backend.ownsDatabase()
         ? "the " + backend.kind().label() + " PostgreSQL"
         : "the external database " + direct.jdbcUrl(),
@@ -133,7 +137,17 @@ public final class Lab implements AutoCloseable {
       backend.close();
       throw e;
     }
-    Lab lab = new Lab(id, backend, schema, config.calibrate());
+    Lab lab;
+    try {
+      lab = new Lab(id, backend, schema, config.calibrate(), config.wholeMillisecondToxics());
+    } catch (RuntimeException e) {
+      try {
+        backend.close();
+      } finally {
+        schema.close();
+      }
+      throw e;
+    }
     lab.applyDurability(config);
     LOG.info("Lab ready: {}", lab.describe());
     return lab;
@@ -147,7 +161,7 @@ public final class Lab implements AutoCloseable {
   public static Lab attach(Path handle) {
     LabHandle.Attached attached = LabHandle.read(handle);
     String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
-    return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false);
+    return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false);
   }
 
   /**
@@ -156,7 +170,7 @@ public final class Lab implements AutoCloseable {
    * are done: it deletes the file.
    */
   public LabHandle handle() {
-    return LabHandle.write(backend.kind(), backend.describe(), schema.name(), direct,
+    return LabHandle.write(backend.kind(), described(), schema.name(), direct,
         backend.proxied().map(t -> target), backend.baseline().map(this::inSchema));
   }
 
@@ -244,9 +258,24 @@ public final class Lab implements AutoCloseable {
     return backend.kind();
   }
 
-  /** What runs where, in one line (never a password). */
+  /** What runs where and how the latency is made, in one line (never a password). */
   public String describe() {
-    return backend.describe() + ", schema " + schema.name();
+    return described() + ", schema " + schema.name();
+  }
+
+  // the backend and, where this Lab sets the RTT through a Toxiproxy, how (an attached Lab's
+  // backend has its owner's already)
+  private String described() {
+    return backend.describe() + (latency != null && backend.toxics().isPresent()
+        ? "; " + latency.method() : "");
+  }
+
+  /**
+   * Whether every round trip gets the RTT set (latency_us toxics), not only on average; false
+   * for an attached Lab (its owner's {@link #describe()} says).
+   */
+  public boolean perRoundTripLatency() {
+    return latency != null && latency.microseconds();
   }
 
   /**
@@ -437,6 +466,23 @@ public final class Lab implements AutoCloseable {
       }
     }
     return server;
+  }
+
+  /**
+   * What the Toxiproxy's /version says ("2.5.0+latency_us": latency-lab's own), "none" without
+   * one, "unknown" for an attached Lab.
+   */
+  public synchronized String toxiproxyVersion() {
+    if (toxiproxyVersion == null) {
+      try {
+        toxiproxyVersion = backend.toxics().isPresent() ? backend.toxics().get().serverVersion()
+            : hasProxy() ? "unknown" : "none";
+      } catch (IOException e) {
+        throw new IllegalStateException("Could not read Toxiproxy's version: " + e.getMessage(),
+            e);
+      }
+    }
+    return toxiproxyVersion;
   }
 
   /** Versions, settings and machine, for every result this Lab produces. */

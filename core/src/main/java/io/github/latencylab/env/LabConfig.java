@@ -82,6 +82,11 @@ public final class LabConfig {
     return Boolean.parseBoolean(get(Setting.CALIBRATE).trim());
   }
 
+  /** latencylab.rtt.toxics=whole-ms: whole-millisecond toxics even where latency_us exists. */
+  public boolean wholeMillisecondToxics() {
+    return get(Setting.RTT_TOXICS).trim().equalsIgnoreCase("whole-ms");
+  }
+
   public Path cacheDir() {
     return Path.of(get(Setting.CACHE_DIR));
   }
@@ -93,6 +98,10 @@ public final class LabConfig {
     String calibrate = get(Setting.CALIBRATE).trim();
     if (!calibrate.equalsIgnoreCase("true") && !calibrate.equalsIgnoreCase("false")) {
       throw new IllegalArgumentException(invalid(Setting.CALIBRATE, "expected true or false"));
+    }
+    String toxics = get(Setting.RTT_TOXICS).trim();
+    if (!toxics.equalsIgnoreCase("auto") && !toxics.equalsIgnoreCase("whole-ms")) {
+      throw new IllegalArgumentException(invalid(Setting.RTT_TOXICS, "expected auto or whole-ms"));
     }
     if (!get(Setting.SCHEMA).matches("[a-z_][a-z0-9_]{0,62}") || get(Setting.SCHEMA)
         .startsWith("pg_")) {

@@ -25,7 +25,7 @@ public record LabEnvironment(
         server.version(),
         server.settings(),
         org.postgresql.util.DriverInfo.DRIVER_VERSION,
-        lab.hasProxy() ? ToxiproxyServer.VERSION.substring(1) : "none",
+        lab.toxiproxyVersion(),
         System.getProperty("java.version"),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"),
         System.getProperty("os.name") + " " + System.getProperty("os.version") + " "

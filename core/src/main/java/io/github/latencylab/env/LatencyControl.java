@@ -1,12 +1,10 @@
 package io.github.latencylab.env;
 
-import eu.rekawek.toxiproxy.Proxy;
-import eu.rekawek.toxiproxy.model.Toxic;
-import eu.rekawek.toxiproxy.model.ToxicDirection;
+import io.github.latencylab.latency.MicrosecondToxics;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
-import io.github.latencylab.latency.RttStats;
 import io.github.latencylab.latency.ToxicPlan;
+import io.github.latencylab.latency.WholeMillisecondToxics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -21,27 +19,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sets the added round-trip time with Toxiproxy latency toxics, and measures what they really
- * add with a probe: a server-prepared {@code SELECT 1}, one round trip each.
+ * Sets the added round-trip time with Toxiproxy toxics, and measures what they really add with
+ * a probe: a server-prepared {@code SELECT 1}, one round trip each.
  *
  * <p>The probe alternates, sample by sample, between a connection through the proxy that has
- * the toxics and one through a twin proxy that never has any, so that the machine's noise
- * (a shared 2-core box drifts by 0.1 ms within seconds) hits both series alike.
+ * the toxics and one through a twin proxy that never has any; each pair's difference is one
+ * sample of the added RTT, so the machine's noise (a shared 2-core box drifts by 0.1 ms within
+ * seconds) hits both halves of a pair alike.
  *
- * <p>Each delayed chunk costs a little more than its nominal delay (Go's timers wake late:
- * ~0.15 ms at 1 ms, ~0.6 ms at 10 ms and more, measured here). With calibration on,
- * {@link #set} measures the result and corrects the toxics until the mean added RTT is within
- * 2% (or 0.01 ms) of the target, and remembers the plan for the next time.
+ * <p>Where the Toxiproxy is latency-lab's own, the toxics are {@link MicrosecondToxics}: every
+ * chunk gets its delay, give or take a near-constant wake-up overshoot. With calibration on,
+ * {@link #set} measures that overshoot for the setting and asks for the setting minus it, until
+ * the added RTT is within 0.5% (or 0.01 ms) of the target, or, after the first correction, as
+ * close as the samples can tell; and remembers the toxics for the next time. Elsewhere (a
+ * user's stock Toxiproxy, or {@code latencylab.rtt.toxics=whole-ms}) it falls back to
+ * {@link WholeMillisecondToxics}, real on average only, calibrated the same way.
  */
 final class LatencyControl implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LatencyControl.class);
-  private static final String UP = "latency-lab-upstream";
-  private static final String DOWN = "latency-lab-downstream";
+  private static final String NAME = "latency-lab-";
   private static final int WARMUP = 20;
   private static final int MAX_CORRECTIONS = 5;
 
-  private final Proxy proxy;
+  private final ProxyToxics toxics;
+  private final boolean microseconds;
+  private final String method;
   private final Probe withToxics;
   private final Probe baseline;
   private final boolean calibrate;
@@ -50,14 +53,53 @@ final class LatencyControl implements AutoCloseable {
   private ToxicPlan currentPlan = ToxicPlan.NONE;
 
   /**
-   * {@code proxy} and {@code baseline} may be null (a database without Toxiproxy): then only
-   * the zero RTT can be set, and the probe measures the real network.
+   * {@code toxics} and {@code baseline} may be null (a database without Toxiproxy): then only
+   * the zero RTT can be set, and the probe measures the real network. {@code wholeMilliseconds}
+   * forces upstream's whole-millisecond toxics even where {@code latency_us} exists.
    */
-  LatencyControl(Proxy proxy, DataSource proxied, DataSource baseline, boolean calibrate) {
-    this.proxy = proxy;
+  LatencyControl(ProxyToxics toxics, DataSource proxied, DataSource baseline,
+      boolean calibrate, boolean wholeMilliseconds) {
+    this.toxics = toxics;
     this.withToxics = new Probe(proxied);
     this.baseline = baseline == null ? null : new Probe(baseline);
     this.calibrate = calibrate;
+    if (toxics == null) {
+      microseconds = false;
+      method = "no toxics (no Toxiproxy)";
+    } else if (wholeMilliseconds) {
+      microseconds = false;
+      method = "whole-millisecond latency toxics, real on average only (as asked:"
+          + " latencylab.rtt.toxics=whole-ms)";
+    } else if (supportsMicroseconds(toxics)) {
+      microseconds = true;
+      method = "latency_us toxics, every round trip to the microsecond";
+    } else {
+      microseconds = false;
+      method = "whole-millisecond latency toxics, real on average only (this Toxiproxy has no"
+          + " latency_us toxic)";
+      LOG.warn("Toxiproxy at {} has no latency_us toxic (a stock server?): falling back to"
+          + " whole-millisecond latency toxics, real on average only, not per round trip;"
+          + " latency-lab's own server has it (docs/latency.md)", toxics.api());
+    }
+  }
+
+  private static boolean supportsMicroseconds(ProxyToxics toxics) {
+    try {
+      return toxics.supports(MicrosecondToxics.TYPE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not reach Toxiproxy at " + toxics.api() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** How the latency is made, in a few words, for logs and result files. */
+  String method() {
+    return method;
+  }
+
+  /** Whether every round trip gets its delay ({@code latency_us}), not only on average. */
+  boolean microseconds() {
+    return microseconds;
   }
 
   /** Sets the added RTT; returns what the probe measured while calibrating, if it did. */
@@ -73,7 +115,7 @@ final class LatencyControl implements AutoCloseable {
       return known;
     }
     if (!calibrate) {
-      apply(ToxicPlan.closestTo(rtt.millis()));
+      apply(plan(rtt, rtt.millis()));
       return null;
     }
     RttMeasurement best = calibrateFor(rtt);
@@ -92,34 +134,62 @@ final class LatencyControl implements AutoCloseable {
     return sample(rtt, samples);
   }
 
+  /** The toxics asked to add {@code nominalMs} for the setting {@code rtt}. */
+  private ToxicPlan plan(Rtt rtt, double nominalMs) {
+    return microseconds ? MicrosecondToxics.forSetting(rtt, Math.round(nominalMs * 1000))
+        : WholeMillisecondToxics.closestTo(nominalMs);
+  }
+
+  /**
+   * Asks for the target, measures the overshoot, asks for the target minus it, and so on until
+   * the added RTT is as close as the measurement can tell; keeps the closest.
+   */
   private RttMeasurement calibrateFor(Rtt rtt) throws SQLException {
     int samples = samplesFor(rtt);
     double target = rtt.millis();
+    double tolerance = Math.max(0.01, 0.005 * target);
     double nominal = target;
     RttMeasurement best = null;
+    double bestError = Double.MAX_VALUE;
     ToxicPlan previous = null;
     for (int i = 0; i <= MAX_CORRECTIONS; i++) {
-      ToxicPlan plan = ToxicPlan.closestTo(nominal);
+      ToxicPlan plan = plan(rtt, nominal);
       if (plan.equals(previous)) {
         break;
       }
       previous = plan;
       apply(plan);
       RttMeasurement m = sample(rtt, samples);
-      LOG.debug("calibrating {}: {} -> added {} ms", rtt, plan, m.addedMeanMs());
-      if (best == null
-          || Math.abs(m.addedMeanMs() - target) < Math.abs(best.addedMeanMs() - target)) {
+      double error = calibrated(m) - target;
+      LOG.debug("calibrating {}: {} -> added {} ms (mean {}, p50 {})", rtt, plan,
+          calibrated(m), m.addedMeanMs(), m.addedP50Ms());
+      if (Math.abs(error) < bestError) {
         best = m;
+        bestError = Math.abs(error);
       }
-      double error = m.addedMeanMs() - target;
-      if (Math.abs(error) <= Math.max(0.01, 0.02 * target)) {
+      // after the first correction (the overshoot is there, noise or not): closer than the
+      // samples can tell apart (a busy machine) is close enough, more passes chase noise
+      double standardError = m.added().stddevMs() / Math.sqrt(m.added().samples());
+      if (Math.abs(error) <= (i == 0 ? tolerance : Math.max(tolerance, 2 * standardError))) {
         break;
       }
-      nominal -= error;
+      nominal = Math.max(0, nominal - error);
     }
-    LOG.info("RTT {} realised by {}: added {} ms on average", rtt, best.plan(),
-        String.format("%.3f", best.addedMeanMs()));
+    LOG.info("RTT {} realised by {}: added {} ms on average, p50 {} ms", rtt, best.plan(),
+        String.format("%.3f", best.addedMeanMs()), String.format("%.3f", best.addedP50Ms()));
     return best;
+  }
+
+  /**
+   * The added RTT calibration steers by. latency_us toxics: the median pair; the toxic's
+   * overshoot is near constant, and load spikes that hit one probe of a pair (on a shared
+   * machine, often, and more than a few percent of the pairs when it is busy) would otherwise
+   * pull the correction by tenths of a millisecond. On a quiet machine the mean follows within
+   * hundredths. Whole-millisecond toxics: the mean, their delays are a mix of 0, 1, 2 ms by
+   * design and their median is not the setting.
+   */
+  private double calibrated(RttMeasurement m) {
+    return microseconds ? m.addedP50Ms() : m.addedMeanMs();
   }
 
   /** About 1.5 s of probing: many samples where each is cheap, a few at 320 ms. */
@@ -146,35 +216,27 @@ final class LatencyControl implements AutoCloseable {
       without[i] = reference.roundTrip();
       with[i] = reference == withToxics ? without[i] : withToxics.roundTrip();
     }
-    return new RttMeasurement(rtt, currentPlan, RttStats.of(without), RttStats.of(with));
+    return RttMeasurement.paired(rtt, currentPlan, without, with);
   }
 
   private void apply(ToxicPlan plan) {
-    if (proxy == null) {
-      if (plan.meanMs() > 0) {
+    if (toxics == null) {
+      if (plan.nominalMs() > 0) {
         throw new IllegalStateException("No Toxiproxy proxy: cannot apply " + plan);
       }
       return;
     }
     currentPlan = plan;
     try {
-      for (Toxic toxic : proxy.toxics().getAll()) {
-        if (toxic.getName().equals(UP) || toxic.getName().equals(DOWN)) {
-          toxic.remove();
-        }
+      for (String stream : new String[] {"upstream", "downstream"}) {
+        toxics.remove(NAME + stream);
       }
-      add(UP, ToxicDirection.UPSTREAM, plan.upstream());
-      add(DOWN, ToxicDirection.DOWNSTREAM, plan.downstream());
+      for (ToxicPlan.Toxic toxic : plan.toxics()) {
+        toxics.add(NAME + toxic.stream(), toxic);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Could not set the latency toxics of proxy "
-          + proxy.getName() + " to " + plan, e);
-    }
-  }
-
-  private void add(String name, ToxicDirection direction, ToxicPlan.Direction delay)
-      throws IOException {
-    if (delay.delays()) {
-      proxy.toxics().latency(name, direction, delay.latencyMs()).setJitter(delay.jitterMs());
+          + toxics.proxy() + " to " + plan + ": " + e.getMessage(), e);
     }
   }
 

@@ -14,8 +14,9 @@ public enum Setting {
           + " once (Testcontainers on the classpath, a Docker engine answering, both images"
           + " present locally), embedded elsewhere, with a line saying why."),
   TOXIPROXY_SERVER("latencylab.toxiproxy.server", "",
-      "embedded: path of the toxiproxy-server binary. Empty: toxiproxy-server on PATH, then the"
-          + " cache, then built there with go."),
+      "embedded: path of a toxiproxy-server binary to run instead of latency-lab's own (a stock"
+          + " one gets whole-millisecond toxics). Empty: latency-lab's own, from the cache, built"
+          + " there with go on first use."),
   CACHE_DIR("latencylab.cache", "",
       "Where built tools are kept. Empty: $XDG_CACHE_HOME/latency-lab or ~/.cache/latency-lab."),
   POSTGRES_IMAGE("latencylab.postgres.image", "postgres:17",
@@ -37,8 +38,13 @@ public enum Setting {
   TOXIPROXY_LISTEN("latencylab.toxiproxy.listen", "127.0.0.1:0",
       "external: address the proxy listens on, as Toxiproxy sees it (port 0: any free port)."),
   CALIBRATE("latencylab.rtt.calibrate", "true",
-      "true: rtt(L) measures what the toxics really add and corrects them until the mean is"
-          + " within 2% of L; false: toxics are set to their nominal values."),
+      "true: rtt(L) measures what the toxics really add and corrects them until it is within"
+          + " 0.5% (or 0.01 ms) of L (the median round trip with latency_us toxics, the mean with"
+          + " whole-millisecond ones); false: toxics are set to their nominal values."),
+  RTT_TOXICS("latencylab.rtt.toxics", "auto",
+      "auto: latency-lab's latency_us toxics (every round trip gets L) where the Toxiproxy has"
+          + " them, whole-millisecond ones (L on average only) elsewhere; whole-ms: always the"
+          + " whole-millisecond ones, e.g. to compare."),
   DURABILITY("latencylab.server.durability", "stock",
       "stock | fast. stock: PostgreSQL's own durability (fsync, synchronous_commit and"
           + " full_page_writes on), what production runs; fast: all three off, for quick local"

@@ -4,24 +4,36 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Network;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 import org.testcontainers.utility.DockerImageName;
+import org.testcontainers.utility.MountableFile;
 
 /**
- * PostgreSQLContainer and ToxiproxyContainer on one Docker network. PostgreSQLContainer starts
- * {@code postgres -c fsync=off}; the Lab's runs {@code postgres} alone: stock settings, each
- * changeable with ALTER SYSTEM. PostgreSQL's host port is fixed at creation, so that a
- * {@code docker restart} keeps it.
+ * PostgreSQLContainer and ToxiproxyContainer on one Docker network. The Toxiproxy container
+ * runs latency-lab's own server (built for the engine's Linux, copied in, made the entrypoint),
+ * so any Toxiproxy image does; without Go to build it, the image's own server, and whole
+ * milliseconds. PostgreSQLContainer starts {@code postgres -c fsync=off}; the Lab's runs
+ * {@code postgres} alone: stock settings, each changeable with ALTER SYSTEM. PostgreSQL's host
+ * port is fixed at creation, so that a {@code docker restart} keeps it.
  */
 final class TestcontainersBackend implements Backend {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TestcontainersBackend.class);
+  private static final String OWN_SERVER = "/latency-lab/toxiproxy-server";
 
   private static final String POSTGRES_ALIAS = "postgres";
   // the first of the ports ToxiproxyContainer exposes for proxies
@@ -32,17 +44,20 @@ final class TestcontainersBackend implements Backend {
   private final PostgreSQLContainer postgres;
   private final ToxiproxyContainer toxiproxy;
   private final Proxy proxy;
+  private final boolean ownServer;
 
   private TestcontainersBackend(Network network, PostgreSQLContainer postgres,
-      ToxiproxyContainer toxiproxy, Proxy proxy) {
+      ToxiproxyContainer toxiproxy, Proxy proxy, boolean ownServer) {
     this.network = network;
     this.postgres = postgres;
     this.toxiproxy = toxiproxy;
     this.proxy = proxy;
+    this.ownServer = ownServer;
   }
 
   @SuppressWarnings("resource") // closed by close(), or below when start fails
-  static TestcontainersBackend start(LabConfig config) throws IOException {
+  static TestcontainersBackend start(LabConfig config) throws IOException, InterruptedException {
+    Path server = ownServer(config);
     Network network = Network.newNetwork();
     PostgreSQLContainer postgres = new PostgreSQLContainer(
         DockerImageName.parse(config.get(Setting.POSTGRES_IMAGE))
@@ -55,6 +70,11 @@ final class TestcontainersBackend implements Backend {
         DockerImageName.parse(config.get(Setting.TOXIPROXY_IMAGE))
             .asCompatibleSubstituteFor("ghcr.io/shopify/toxiproxy"))
         .withNetwork(network);
+    if (server != null) {
+      toxiproxy.withCopyFileToContainer(MountableFile.forHostPath(server, 0755), OWN_SERVER)
+          .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint(OWN_SERVER)
+              .withCmd("-host=0.0.0.0"));
+    }
     try {
       postgres.start();
       toxiproxy.start();
@@ -63,12 +83,32 @@ final class TestcontainersBackend implements Backend {
       String upstream = POSTGRES_ALIAS + ":" + PostgreSQLContainer.POSTGRESQL_PORT;
       Proxy proxy = client.createProxy("postgres", "0.0.0.0:" + PROXY_PORT, upstream);
       client.createProxy("postgres-baseline", "0.0.0.0:" + BASELINE_PORT, upstream);
-      return new TestcontainersBackend(network, postgres, toxiproxy, proxy);
+      return new TestcontainersBackend(network, postgres, toxiproxy, proxy, server != null);
     } catch (IOException | RuntimeException e) {
       toxiproxy.stop();
       postgres.stop();
       network.close();
       throw e;
+    }
+  }
+
+  /** latency-lab's server built for the Docker engine's platform; null without Go. */
+  private static Path ownServer(LabConfig config) throws IOException, InterruptedException {
+    String arch = switch (DockerClientFactory.instance().getInfo().getArchitecture()) {
+      case "aarch64", "arm64" -> "arm64";
+      default -> "amd64";
+    };
+    String hostArch = switch (System.getProperty("os.arch")) {
+      case "aarch64", "arm64" -> "arm64";
+      default -> "amd64";
+    };
+    boolean hostIsLinux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+    try {
+      return ToxiproxyServer.ownBinary(config,
+          hostIsLinux && arch.equals(hostArch) ? null : "linux/" + arch);
+    } catch (IllegalStateException noGo) {
+      LOG.warn("{}; the Toxiproxy container runs its image's own server", noGo.getMessage());
+      return null;
     }
   }
 
@@ -95,8 +135,9 @@ final class TestcontainersBackend implements Backend {
   }
 
   @Override
-  public Optional<Proxy> proxy() {
-    return Optional.of(proxy);
+  public Optional<ProxyToxics> toxics() {
+    return Optional.of(new ProxyToxics(URI.create("http://" + toxiproxy.getHost() + ":"
+        + toxiproxy.getControlPort()), proxy.getName()));
   }
 
   private static int freePort() throws IOException {
@@ -139,7 +180,8 @@ final class TestcontainersBackend implements Backend {
   @Override
   public String describe() {
     return "testcontainers " + postgres.getDockerImageName() + " + "
-        + toxiproxy.getDockerImageName();
+        + toxiproxy.getDockerImageName() + (ownServer ? " running latency-lab's toxiproxy-server"
+        : "");
   }
 
   @Override

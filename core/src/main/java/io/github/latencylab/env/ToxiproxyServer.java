@@ -1,33 +1,52 @@
 package io.github.latencylab.env;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Toxiproxy server process on a free loopback port, for the embedded backend. Finds the
- * binary (setting, PATH, cache) or builds it into the cache with {@code go install}.
+ * A Toxiproxy server process on a free loopback port, for the embedded backend; and the binary
+ * itself, for the testcontainers backend too.
+ *
+ * <p>The binary is latency-lab's own: Toxiproxy's unchanged server plus the {@code latency_us}
+ * toxic, a small Go module shipped in this jar's resources ({@code toxiproxy/}, listed in its
+ * {@code SOURCES}). The first use builds it with {@code go build} into the cache, in a directory
+ * named for Toxiproxy's version and a hash of those sources, so changed sources get a new
+ * build and a binary is never half-written (it is moved into place).
+ * {@code .ci/toxiproxy-server.sh} builds the same sources the same way into the same place.
  */
 final class ToxiproxyServer implements AutoCloseable {
 
-  static final String VERSION = "v2.5.0";
-  static final String GO_PACKAGE = "github.com/Shopify/toxiproxy/v2/cmd/server@" + VERSION;
   private static final String BINARY = "toxiproxy-server";
+  private static final String SOURCES = "toxiproxy/";
   private static final Logger LOG = LoggerFactory.getLogger(ToxiproxyServer.class);
+  /** Upstream Toxiproxy's version, from the module's go.mod, e.g. "v2.5.0". */
+  static final String UPSTREAM_VERSION = upstreamVersion();
 
   private final Process process;
   private final int port;
   private final Path log;
+  private String version = "unknown";
 
   private ToxiproxyServer(Process process, int port, Path log) {
     this.process = process;
@@ -70,6 +89,11 @@ final class ToxiproxyServer implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** What its /version said: "2.5.0+latency_us" for latency-lab's own. */
+  String version() {
+    return version;
+  }
+
   private void awaitReady(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
@@ -83,6 +107,9 @@ final class ToxiproxyServer implements AutoCloseable {
         http.setConnectTimeout(200);
         http.setReadTimeout(1000);
         if (http.getResponseCode() == 200) {
+          try (InputStream body = http.getInputStream()) {
+            version = new String(body.readAllBytes(), StandardCharsets.UTF_8).trim();
+          }
           return;
         }
       } catch (IOException notYet) {
@@ -112,7 +139,7 @@ final class ToxiproxyServer implements AutoCloseable {
     }
   }
 
-  /** The binary: the setting, else PATH, else the cache, else built into the cache by go. */
+  /** The binary: the setting (a user's own server), else latency-lab's, built if need be. */
   static Path locate(LabConfig config) throws IOException, InterruptedException {
     String configured = config.get(Setting.TOXIPROXY_SERVER);
     if (!configured.isBlank()) {
@@ -123,53 +150,133 @@ final class ToxiproxyServer implements AutoCloseable {
       }
       return path;
     }
-    Optional<Path> onPath = onPath(BINARY);
-    if (onPath.isPresent()) {
-      return onPath.get();
-    }
-    Path cached = cachedBinary(config);
+    return ownBinary(config, null);
+  }
+
+  /**
+   * latency-lab's server for {@code platform} ("linux/arm64"; null: this machine), from the
+   * cache or built into it.
+   */
+  static Path ownBinary(LabConfig config, String platform)
+      throws IOException, InterruptedException {
+    Path cached = cachedBinary(config, platform);
     if (Files.isExecutable(cached)) {
       return cached;
     }
-    Optional<Path> go = onPath("go");
-    if (go.isEmpty()) {
-      throw new IllegalStateException("No Toxiproxy server found: set "
-          + Setting.TOXIPROXY_SERVER.property() + " (" + Setting.TOXIPROXY_SERVER
-          .environmentVariable() + ") to a toxiproxy-server binary, put " + BINARY
-          + " on PATH, install Go so the Lab can build it, or use -D"
-          + Setting.BACKEND.property() + "=testcontainers");
-    }
-    return build(go.get(), cached);
+    // Go's own installer puts it in /usr/local/go/bin, often not on a JVM's PATH
+    Path go = onPath("go").or(() -> Optional.of(Path.of("/usr/local/go/bin/go"))
+        .filter(Files::isExecutable)).orElseThrow(() -> new IllegalStateException("latency-lab's"
+        + " Toxiproxy server is not built yet and there is no Go on PATH to build it: install"
+        + " Go 1.17 or newer (https://go.dev/dl), or set " + Setting.TOXIPROXY_SERVER.property()
+        + " to a toxiproxy-server binary (whole-millisecond latency only)"));
+    return build(go, cached, platform);
   }
 
   static Path cachedBinary(LabConfig config) {
-    return config.cacheDir().resolve("toxiproxy").resolve(VERSION).resolve(BINARY);
+    return cachedBinary(config, null);
   }
 
-  private static Path build(Path go, Path target) throws IOException, InterruptedException {
-    Path dir = target.getParent();
-    Files.createDirectories(dir);
-    Path work = Files.createTempDirectory(dir, "build-");
-    System.err.println("latency-lab: building the Toxiproxy server " + VERSION
-        + " with go install into " + dir + " (first use only, about a minute)...");
-    List<String> command = new ArrayList<>(List.of(go.toString(), "install", GO_PACKAGE));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(work.resolve("go-install.log").toFile());
-    builder.environment().put("CGO_ENABLED", "0");
-    builder.environment().put("GOBIN", work.toString());
-    Process process = builder.start();
-    if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
-      process.destroyForcibly();
-      throw new IOException("go install " + GO_PACKAGE + " failed: "
-          + tail(work.resolve("go-install.log")));
+  private static Path cachedBinary(LabConfig config, String platform) {
+    Path dir = config.cacheDir().resolve("toxiproxy")
+        .resolve(UPSTREAM_VERSION + "-latency_us-" + sourceHash());
+    return (platform == null ? dir : dir.resolve(platform.replace('/', '-'))).resolve(BINARY);
+  }
+
+  /**
+   * The first 12 hex digits of the SHA-256 of SOURCES followed by each file it lists, in its
+   * order; .ci/toxiproxy-server.sh computes the same.
+   */
+  static String sourceHash() {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(resource("SOURCES"));
+      for (String file : sourceFiles()) {
+        sha.update(resource(file));
+      }
+      return HexFormat.of().formatHex(sha.digest()).substring(0, 12);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("no SHA-256 in this JVM", e);
     }
-    // the package's binary is called "server"; move it into place atomically
-    Files.move(work.resolve("server"), target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    Files.deleteIfExists(work.resolve("go-install.log"));
-    Files.deleteIfExists(work);
-    LOG.info("Built {}", target);
-    return target;
+  }
+
+  private static List<String> sourceFiles() {
+    return new String(resource("SOURCES"), StandardCharsets.UTF_8).lines()
+        .filter(line -> !line.isBlank()).toList();
+  }
+
+  private static byte[] resource(String name) {
+    try (InputStream in = ToxiproxyServer.class.getResourceAsStream(SOURCES + name)) {
+      if (in == null) {
+        throw new IllegalStateException("latency-lab's Toxiproxy sources are incomplete: no "
+            + SOURCES + name + " beside " + ToxiproxyServer.class.getName());
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String upstreamVersion() {
+    Matcher m = Pattern.compile("github\\.com/Shopify/toxiproxy/v2 (v\\S+)")
+        .matcher(new String(resource("go.mod"), StandardCharsets.UTF_8));
+    if (!m.find()) {
+      throw new IllegalStateException("no Toxiproxy version in " + SOURCES + "go.mod");
+    }
+    return m.group(1);
+  }
+
+  /** go build of the sources, static, into a fresh directory beside target, then moved there. */
+  private static Path build(Path go, Path target, String platform)
+      throws IOException, InterruptedException {
+    Files.createDirectories(target.getParent());
+    Path work = Files.createTempDirectory(target.getParent(), "build-");
+    try {
+      Path src = Files.createDirectory(work.resolve("src"));
+      for (String file : sourceFiles()) {
+        Files.write(src.resolve(file), resource(file));
+      }
+      Path out = work.resolve(BINARY);
+      Path buildLog = work.resolve("go-build.log");
+      System.err.println("latency-lab: building latency-lab's Toxiproxy server (" + UPSTREAM_VERSION
+          + " + latency_us" + (platform == null ? "" : ", " + platform) + ") with go build into "
+          + target.getParent() + " (first use only, up to a minute)...");
+      List<String> command = List.of(go.toString(), "build", "-trimpath", "-buildvcs=false",
+          "-ldflags=-s -w", "-o", out.toString(), ".");
+      ProcessBuilder builder = new ProcessBuilder(command).directory(src.toFile())
+          .redirectErrorStream(true).redirectOutput(buildLog.toFile());
+      Map<String, String> env = builder.environment();
+      env.put("CGO_ENABLED", "0");
+      env.put("GOFLAGS", "-mod=readonly");
+      env.put("GOWORK", "off");
+      if (platform != null) {
+        env.put("GOOS", platform.substring(0, platform.indexOf('/')));
+        env.put("GOARCH", platform.substring(platform.indexOf('/') + 1));
+      }
+      Process process = builder.start();
+      boolean finished = process.waitFor(10, TimeUnit.MINUTES);
+      if (!finished || process.exitValue() != 0) {
+        process.destroyForcibly();
+        throw new IOException("Could not build latency-lab's Toxiproxy server with " + go
+            + (finished ? " (exit " + process.exitValue() + ")" : " (over 10 minutes)") + ": "
+            + tail(buildLog) + ". It needs Go 1.17 or newer and, on first build, the Go module"
+            + " proxy; or set " + Setting.TOXIPROXY_SERVER.property()
+            + " to a toxiproxy-server binary (whole-millisecond latency only)");
+      }
+      Files.move(out, target, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+      LOG.info("Built {}", target);
+      return target;
+    } finally {
+      deleteTree(work);
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   private static Optional<Path> onPath(String name) {

@@ -2,9 +2,13 @@ package io.github.latencylab.latency;
 
 import java.util.Arrays;
 
-/** Round-trip times of a series of probes, in milliseconds. */
-public record RttStats(int samples, double meanMs, double p50Ms, double p99Ms, double minMs,
-    double maxMs) {
+/**
+ * A series of round-trip times (or of added round-trip times), in milliseconds: mean, spread
+ * (standard deviation, p1 to p99) and median. Percentiles are nearest-rank: values that were
+ * really observed.
+ */
+public record RttStats(int samples, double meanMs, double stddevMs, double minMs, double p1Ms,
+    double p50Ms, double p99Ms, double maxMs) {
 
   public static RttStats of(double[] millis) {
     if (millis.length == 0) {
@@ -12,11 +16,16 @@ public record RttStats(int samples, double meanMs, double p50Ms, double p99Ms, d
     }
     double[] sorted = millis.clone();
     Arrays.sort(sorted);
-    return new RttStats(sorted.length, Arrays.stream(sorted).average().orElseThrow(),
-        percentile(sorted, 50), percentile(sorted, 99), sorted[0], sorted[sorted.length - 1]);
+    double mean = Arrays.stream(sorted).average().orElseThrow();
+    double squares = 0;
+    for (double v : sorted) {
+      squares += (v - mean) * (v - mean);
+    }
+    double stddev = sorted.length < 2 ? 0 : Math.sqrt(squares / (sorted.length - 1));
+    return new RttStats(sorted.length, mean, stddev, sorted[0], percentile(sorted, 1),
+        percentile(sorted, 50), percentile(sorted, 99), sorted[sorted.length - 1]);
   }
 
-  // nearest rank: a value that was really observed
   private static double percentile(double[] sorted, double p) {
     int rank = (int) Math.ceil(p / 100.0 * sorted.length);
     return sorted[Math.max(0, rank - 1)];

@@ -35,15 +35,15 @@ final class SvgCharts {
   /** Round trips go on a log scale when the largest is more than this many times the least. */
   static final int LOG_SPAN = 20;
 
-  private static final String[] COLORS = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+  static final String[] COLORS = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
       "#E69F00", "#56B4E9", "#000000", "#882255", "#999933", "#332288"};
   private static final int SHAPES = 5;
   private static final double[] X_TICKS = {0.5, 1, 2, 5, 10, 20, 50, 100, 200, 320};
-  private static final String FONT = "system-ui, -apple-system, 'Segoe UI', Roboto,"
+  static final String FONT = "system-ui, -apple-system, 'Segoe UI', Roboto,"
       + " 'Helvetica Neue', Arial, sans-serif";
-  private static final String INK = "#222";
-  private static final String MUTED = "#666";
-  private static final String GRID = "#e4e4e4";
+  static final String INK = "#222";
+  static final String MUTED = "#666";
+  static final String GRID = "#e4e4e4";
   private static final String GRID_MINOR = "#f2f2f2";
   private static final String JMH_TIME = "Mean time per operation (JMH)";
 
@@ -368,7 +368,7 @@ final class SvgCharts {
     return a.rtt().millis() <= b.rtt().millis();
   }
 
-  private static double niceStep(double raw) {
+  static double niceStep(double raw) {
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
     for (double f : new double[] {1, 2, 5, 10}) {
       if (f * magnitude >= raw) {
@@ -425,8 +425,8 @@ final class SvgCharts {
         .replace("\"", "&quot;").replace("'", "&#39;");
   }
 
-  /** A tiny SVG writer. */
-  private static final class Svg {
+  /** A tiny SVG writer (also {@link AddedRttHistogram}'s). */
+  static final class Svg {
     private final StringBuilder out = new StringBuilder();
 
     Svg(int width, int height, String title) {
@@ -463,6 +463,13 @@ final class SvgCharts {
       out.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\""
           + " stroke-width=\"%s\" stroke-linejoin=\"round\"%s/>%n", d, color, Format.number(width),
           dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
+    }
+
+    /** A closed path, filled at {@code opacity} and outlined in {@code color}. */
+    void area(String d, String color, double opacity, double width) {
+      out.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"%s\" fill-opacity=\"%s\""
+          + " stroke=\"%s\" stroke-width=\"%s\" stroke-linejoin=\"round\"/>%n", d, color,
+          Format.number(opacity), color, Format.number(width)));
     }
 
     void rect(double x, double y, double w, double h, String fill, String stroke, String dash,

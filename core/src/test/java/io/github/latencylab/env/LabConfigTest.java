@@ -62,6 +62,16 @@ class LabConfigTest {
   }
 
   @Test
+  void toxicsAreAutoOrWholeMs() {
+    assertThat(LabConfig.from(Map.of(), Map.of()).wholeMillisecondToxics()).isFalse();
+    assertThat(LabConfig.from(Map.of(), Map.of("LATENCYLAB_RTT_TOXICS", "whole-ms"))
+        .wholeMillisecondToxics()).isTrue();
+    assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.rtt.toxics", "us"), Map.of()))
+        .hasMessage("Invalid latencylab.rtt.toxics 'us' (from -Dlatencylab.rtt.toxics):"
+            + " expected auto or whole-ms");
+  }
+
+  @Test
   void jdbcUrlMustBePgjdbcs() {
     assertThatThrownBy(() -> LabConfig.from(Map.of(),
         Map.of("LATENCYLAB_JDBC_URL", "jdbc:mysql://db/app")))

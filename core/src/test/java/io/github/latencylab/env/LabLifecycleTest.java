@@ -1,7 +1,11 @@
 package io.github.latencylab.env;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.latency.WholeMillisecondToxics;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.sql.Connection;
@@ -75,6 +79,56 @@ class LabLifecycleTest {
     lab.close();
     assertThat(listening(direct)).as("PostgreSQL port after close").isFalse();
     assertThat(listening(proxied)).as("proxy port after close").isFalse();
+  }
+
+  // a user's own Toxiproxy, stock v2.5.0: no latency_us, so whole-millisecond toxics, said so
+  // in one log line and in every description
+  @Test
+  void externalLabBehindAStockToxiproxyFallsBackToWholeMillisecondToxics() throws Exception {
+    LabConfig stock = LabConfig.fromEnvironment()
+        .with(Setting.TOXIPROXY_SERVER, StockToxiproxy.binary().toString());
+    try (Lab server = Lab.start(embedded());
+        ToxiproxyServer users = ToxiproxyServer.start(stock);
+        LogCapture logs = LogCapture.start()) {
+      PostgresTarget db = server.directTarget();
+      LabConfig external = LabConfig.fromEnvironment()
+          .withBackend(BackendKind.EXTERNAL)
+          .with(Setting.JDBC_URL, db.jdbcUrl())
+          .with(Setting.JDBC_USER, db.user())
+          .with(Setting.JDBC_PASSWORD, db.password())
+          .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port())
+          .with(Setting.SCHEMA, "latency_lab_external"); // the embedded Lab holds latency_lab
+      try (Lab lab = Lab.start(external)) {
+        assertThat(lab.perRoundTripLatency()).isFalse();
+        assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on"
+            + " average only (this Toxiproxy has no latency_us toxic), schema"
+            + " latency_lab_external");
+        assertThat(lab.environment().description()).isEqualTo(lab.describe());
+        assertThat(logs.lines()).filteredOn(line -> line.contains("falling back"))
+            .containsExactly("WARN io.github.latencylab.env.LatencyControl - Toxiproxy at"
+                + " http://127.0.0.1:" + users.port() + " has no latency_us toxic (a stock"
+                + " server?): falling back to whole-millisecond latency toxics, real on average"
+                + " only, not per round trip; latency-lab's own server has it"
+                + " (docs/latency.md)");
+
+        Rtt rtt = Rtt.parse("20ms");
+        RttMeasurement m = lab.measure(rtt);
+        assertThat(m.plan()).isInstanceOf(WholeMillisecondToxics.class);
+        assertThat(m.addedMeanMs()).as("added mean (%s)", m.plan()).isCloseTo(20, within(5.0));
+      }
+    }
+  }
+
+  @Test
+  void wholeMillisecondToxicsOnRequestEvenWhereLatencyUsExists() {
+    try (Lab lab = Lab.start(embedded().with(Setting.RTT_TOXICS, "whole-ms"))) {
+      assertThat(lab.perRoundTripLatency()).isFalse();
+      assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on average"
+          + " only (as asked: latencylab.rtt.toxics=whole-ms), schema latency_lab");
+      assertThat(lab.environment().toxiproxyVersion()).isEqualTo("2.5.0+latency_us");
+      Rtt rtt = Rtt.parse("5ms");
+      assertThat(lab.measure(rtt, 50).plan()).isInstanceOf(WholeMillisecondToxics.class);
+    }
   }
 
   private static boolean listening(PostgresTarget target) {

@@ -99,7 +99,7 @@ class DemoCommandTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "--rtt 0.3ms        | Invalid RTT '0.3ms': must be a multiple of 0.5 ms",
+      "--rtt 0.05ms       | Invalid RTT '0.05ms': below 0.1 ms, the smallest added RTT",
       "--rtt fast         | Invalid RTT 'fast'",
       "--parents 0        | --parents must be between 1 and 1,000,000, got 0",
       "--children x       | Invalid value for option '--children'",

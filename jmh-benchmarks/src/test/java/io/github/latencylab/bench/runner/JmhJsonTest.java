@@ -215,6 +215,6 @@ class JmhJsonTest {
             + " {\"score\": 1, \"scoreUnit\": \"ms/op\"}}]");
     assertThatThrownBy(() -> JmhJson.read(badRtt))
         .hasMessage("Cannot read " + badRtt + ", benchmark #1 (a.B.c): Invalid RTT 'fast':"
-            + " expected a non-negative number and a unit (us, ms, s), e.g. 0.5ms, 20ms, 320ms");
+            + " expected a non-negative number and a unit (us, ms, s), e.g. 0.25ms, 20ms, 320ms");
   }
 }

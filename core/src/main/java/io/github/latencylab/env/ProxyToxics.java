@@ -1,0 +1,120 @@
+package io.github.latencylab.env;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.latencylab.latency.ToxicPlan;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The toxics of one Toxiproxy proxy, through Toxiproxy's HTTP API. (toxiproxy-java knows only
+ * upstream's toxic types; it cannot create {@code latency_us}, nor list a proxy that has one.)
+ */
+final class ProxyToxics {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private final URI api;
+  private final String proxy;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+  /** {@code api}: e.g. http://127.0.0.1:8474; {@code proxy}: the proxy's name. */
+  ProxyToxics(URI api, String proxy) {
+    this.api = api;
+    this.proxy = proxy;
+  }
+
+  URI api() {
+    return api;
+  }
+
+  String proxy() {
+    return proxy;
+  }
+
+  /**
+   * Whether this Toxiproxy has toxics of {@code type}: creates one with default attributes on
+   * the proxy and removes it again. A stock server answers "invalid toxic type".
+   */
+  boolean supports(String type) throws IOException {
+    String name = "latency-lab-probe-" + type;
+    remove(name);
+    HttpResponse<String> created = send("POST", toxicsPath(), body(name, "downstream", type,
+        Map.of()));
+    if (created.statusCode() == 400 && created.body().contains("invalid toxic type")) {
+      return false;
+    }
+    check(created, "create a " + type + " toxic");
+    remove(name);
+    return true;
+  }
+
+  /** Creates the toxic {@code name}. */
+  void add(String name, ToxicPlan.Toxic toxic) throws IOException {
+    check(send("POST", toxicsPath(), body(name, toxic.stream(), toxic.type(),
+        toxic.attributes())), "create toxic " + name + " (" + toxic + ")");
+  }
+
+  /** Removes the toxic {@code name} if there is one. */
+  void remove(String name) throws IOException {
+    HttpResponse<String> response = send("DELETE", toxicsPath() + "/" + encode(name), null);
+    if (response.statusCode() != 404) {
+      check(response, "remove toxic " + name);
+    }
+  }
+
+  /** What the server's /version says, e.g. "2.5.0+latency_us" (a go install build says "git"). */
+  String serverVersion() throws IOException {
+    HttpResponse<String> response = send("GET", "/version", null);
+    check(response, "read the version");
+    return response.body().trim();
+  }
+
+  private String toxicsPath() {
+    return "/proxies/" + encode(proxy) + "/toxics";
+  }
+
+  private static String body(String name, String stream, String type,
+      Map<String, Long> attributes) throws IOException {
+    Map<String, Object> toxic = new LinkedHashMap<>();
+    toxic.put("name", name);
+    toxic.put("type", type);
+    toxic.put("stream", stream);
+    toxic.put("toxicity", 1.0);
+    toxic.put("attributes", attributes);
+    return JSON.writeValueAsString(toxic);
+  }
+
+  private HttpResponse<String> send(String method, String path, String body) throws IOException {
+    HttpRequest request = HttpRequest.newBuilder(api.resolve(path)).timeout(TIMEOUT)
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body))
+        .header("Content-Type", "application/json")
+        .build();
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted talking to Toxiproxy at " + api, e);
+    }
+  }
+
+  private void check(HttpResponse<String> response, String what) throws IOException {
+    if (response.statusCode() / 100 != 2) {
+      throw new IOException("Toxiproxy at " + api + " could not " + what + " on proxy " + proxy
+          + ": HTTP " + response.statusCode() + " " + response.body().trim());
+    }
+  }
+
+  private static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}
