@@ -50,6 +50,18 @@ final class AttachedBackend implements Backend {
   }
 
   @Override
+  public void restart() {
+    throw new IllegalStateException("Cannot restart the server: " + cannotRestart().orElseThrow());
+  }
+
+  /** The Lab this one is attached to started the server; only it can restart it. */
+  @Override
+  public Optional<String> cannotRestart() {
+    return Optional.of("this Lab is attached to another process's Lab (a JMH fork to its"
+        + " runner's), which owns the server: restart it there");
+  }
+
+  @Override
   public String describe() {
     return description;
   }

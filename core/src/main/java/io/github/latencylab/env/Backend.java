@@ -23,6 +23,15 @@ interface Backend extends AutoCloseable {
   Optional<ProxyToxics> toxics();
 
   /**
+   * Restarts PostgreSQL on the same data directory and port (proxies stay valid; open
+   * connections break), or throws with {@link #cannotRestart()}'s reason.
+   */
+  void restart();
+
+  /** Why {@link #restart()} cannot work here, or empty when it can. */
+  Optional<String> cannotRestart();
+
+  /**
    * Whether the database goes away with the backend (embedded, testcontainers): then what the
    * Lab created there goes with it; otherwise (external) the Lab removes it on close.
    */

@@ -5,9 +5,27 @@ import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
-/** Embedded PostgreSQL binaries from Maven Central plus a Toxiproxy server process. */
+/**
+ * Embedded PostgreSQL binaries from Maven Central plus a Toxiproxy server process.
+ *
+ * <p>zonky's EmbeddedPostgres starts the server with {@code -F} (fsync off) and
+ * {@code -c synchronous_commit=off}, and a command-line option wins over ALTER SYSTEM. So once
+ * it runs, the backend restarts it with {@code pg_ctl} on the same data directory and port with
+ * nothing on its command line but the port: PostgreSQL's stock settings, every one of them
+ * changeable with ALTER SYSTEM. zonky still stops it and deletes the data directory on close.
+ */
 final class EmbeddedBackend implements Backend {
 
   private final EmbeddedPostgres postgres;
@@ -16,15 +34,20 @@ final class EmbeddedBackend implements Backend {
   private final PostgresTarget direct;
   private final PostgresTarget proxied;
   private final PostgresTarget baseline;
+  private final Path pgCtl;
+  private final Path dataDirectory;
 
   private EmbeddedBackend(EmbeddedPostgres postgres, ToxiproxyServer toxiproxy, Proxy proxy,
-      PostgresTarget direct, PostgresTarget proxied, PostgresTarget baseline) {
+      PostgresTarget direct, PostgresTarget proxied, PostgresTarget baseline, Path pgCtl,
+      Path dataDirectory) {
     this.postgres = postgres;
     this.toxiproxy = toxiproxy;
     this.proxy = proxy;
     this.direct = direct;
     this.proxied = proxied;
     this.baseline = baseline;
+    this.pgCtl = pgCtl;
+    this.dataDirectory = dataDirectory;
   }
 
   static EmbeddedBackend start(LabConfig config) throws IOException, InterruptedException {
@@ -32,6 +55,9 @@ final class EmbeddedBackend implements Backend {
     EmbeddedPostgres postgres = null;
     try {
       postgres = EmbeddedPostgres.builder().start();
+      Path data = dataDirectory(postgres);
+      Path pgCtl = pgCtl(data);
+      restart(pgCtl, data, postgres.getPort());
       PostgresTarget direct =
           new PostgresTarget("127.0.0.1", postgres.getPort(), "postgres", "postgres", "");
       ToxiproxyClient client = new ToxiproxyClient("127.0.0.1", toxiproxy.port());
@@ -39,7 +65,8 @@ final class EmbeddedBackend implements Backend {
       Proxy proxy = client.createProxy("postgres", "127.0.0.1:0", upstream);
       Proxy baseline = client.createProxy("postgres-baseline", "127.0.0.1:0", upstream);
       return new EmbeddedBackend(postgres, toxiproxy, proxy, direct,
-          direct.at("127.0.0.1", listenPort(proxy)), direct.at("127.0.0.1", listenPort(baseline)));
+          direct.at("127.0.0.1", listenPort(proxy)), direct.at("127.0.0.1", listenPort(baseline)),
+          pgCtl, data);
     } catch (IOException | RuntimeException e) {
       toxiproxy.close();
       if (postgres != null) {
@@ -47,6 +74,65 @@ final class EmbeddedBackend implements Backend {
       }
       throw e;
     }
+  }
+
+  private static Path dataDirectory(EmbeddedPostgres postgres) throws IOException {
+    try (Connection c = postgres.getPostgresDatabase().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SHOW data_directory")) {
+      rs.next();
+      return Path.of(rs.getString(1));
+    } catch (SQLException e) {
+      throw new IOException("Could not read the embedded PostgreSQL's data directory: "
+          + e.getMessage(), e);
+    }
+  }
+
+  // postmaster.opts starts with the path of the postgres binary; pg_ctl lies beside it
+  private static Path pgCtl(Path data) throws IOException {
+    String opts = Files.readString(data.resolve("postmaster.opts"), StandardCharsets.UTF_8);
+    int end = opts.indexOf(" \"");
+    Path postgresBinary = Path.of((end < 0 ? opts : opts.substring(0, end)).trim());
+    Path pgCtl = postgresBinary.resolveSibling("pg_ctl");
+    if (!Files.isExecutable(pgCtl)) {
+      throw new IOException("No pg_ctl beside the embedded postgres binary " + postgresBinary);
+    }
+    return pgCtl;
+  }
+
+  private static void restart(Path pgCtl, Path data, int port) throws IOException {
+    Path log = data.resolve("latency-lab-server.log");
+    Path output = Files.createTempFile("latency-lab-pg_ctl-", ".log");
+    try {
+      List<String> command = new ArrayList<>();
+      if ("root".equals(System.getProperty("user.name"))) {
+        // pg_ctl refuses root: like zonky, run it in a user namespace where it is not
+        command.addAll(List.of("unshare", "-U"));
+      }
+      command.addAll(List.of(pgCtl.toString(), "restart", "-D", data.toString(), "-m", "fast",
+          "-w", "-t", "60", "-l", log.toString(), "-o", "-p " + port));
+      Process p = new ProcessBuilder(command)
+          .redirectErrorStream(true)
+          .redirectOutput(output.toFile())
+          .start();
+      boolean done = p.waitFor(90, TimeUnit.SECONDS);
+      if (!done || p.exitValue() != 0) {
+        p.destroyForcibly();
+        throw new IOException("pg_ctl restart of the embedded PostgreSQL failed: "
+            + Files.readString(output).strip() + (Files.exists(log)
+            ? "; server log: " + tail(log) : ""));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while restarting the embedded PostgreSQL", e);
+    } finally {
+      Files.deleteIfExists(output);
+    }
+  }
+
+  private static String tail(Path log) throws IOException {
+    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
   }
 
   static int listenPort(Proxy proxy) {
@@ -85,6 +171,20 @@ final class EmbeddedBackend implements Backend {
   public Optional<ProxyToxics> toxics() {
     return Optional.of(new ProxyToxics(URI.create("http://127.0.0.1:" + toxiproxy.port()),
         proxy.getName()));
+  }
+
+  @Override
+  public synchronized void restart() {
+    try {
+      restart(pgCtl, dataDirectory, direct.port());
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<String> cannotRestart() {
+    return Optional.empty();
   }
 
   @Override

@@ -160,6 +160,18 @@ final class ExternalBackend implements Backend {
   }
 
   @Override
+  public void restart() {
+    throw new IllegalStateException("Cannot restart " + direct.jdbcUrl() + ": "
+        + cannotRestart().orElseThrow());
+  }
+
+  @Override
+  public Optional<String> cannotRestart() {
+    return Optional.of("latency-lab does not restart a database it did not start (external"
+        + " backend): restart it yourself, or change the setting where the server is managed");
+  }
+
+  @Override
   public String describe() {
     return "external " + direct.redactedUrl()
         + (proxy == null ? " (no Toxiproxy: real network latency)" : " via Toxiproxy " + proxied.host() + ":" + proxied.port());

@@ -2,6 +2,7 @@ package io.github.latencylab.env;
 
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
@@ -56,6 +57,7 @@ public final class Lab implements AutoCloseable {
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
   private final LatencyControl latency; // null when attached: the other Lab sets the RTT
+  private final ServerSettings settings;
   private final Thread shutdownHook;
   private ServerInfo server;
   private String toxiproxyVersion;
@@ -86,6 +88,11 @@ public final class Lab implements AutoCloseable {
     CountingSocketFactory.register(id + "-direct", directWire);
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
         direct.password(), id + "-direct", directWire);
+    this.settings = new ServerSettings(plain(direct), backend.ownsDatabase()
+        ? "the " + backend.kind().label() + " PostgreSQL"
+        : "the external database " + direct.jdbcUrl(),
+        backend.cannotRestart().isEmpty() ? this::restartBackend : null,
+        backend.cannotRestart().orElse(null), this::refreshServerInfo);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -141,6 +148,7 @@ public final class Lab implements AutoCloseable {
       }
       throw e;
     }
+    lab.applyDurability(config);
     LOG.info("Lab ready: {}", lab.describe());
     return lab;
   }
@@ -393,6 +401,61 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  // the Lab's own server starts with stock settings; fast turns commits' waits off
+  private void applyDurability(LabConfig config) {
+    Durability durability = config.durability();
+    if (backend.kind() == BackendKind.EXTERNAL) {
+      if (!"default".equals(config.sourceOf(Setting.DURABILITY))) {
+        LOG.warn("{}={} ignored: an external database keeps its own settings", Setting
+            .DURABILITY.property(), durability.label());
+      }
+      return;
+    }
+    if (!durability.settings().isEmpty()) {
+      try {
+        settings.apply(durability.settings());
+      } catch (RuntimeException e) {
+        close();
+        throw e;
+      }
+      LOG.info("Durability {}: {}", durability.label(), durability.settings());
+    }
+  }
+
+  /**
+   * The server's settings by name: read them in human units, change them (ALTER SYSTEM and a
+   * reload, or a restart where the setting needs one and the backend can), undo the change.
+   * Changes not undone are undone when an external Lab closes; an embedded or testcontainers
+   * server goes away with the Lab anyway.
+   */
+  public ServerSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Restarts the server on the same data directory and port: its buffer cache starts empty
+   * (the OS page cache does not). Connections open across it break; the Lab's data sources and
+   * proxies go on working for new connections. Refused on an external database.
+   */
+  public void restartServer() {
+    backend.cannotRestart().ifPresent(why -> {
+      throw new IllegalStateException("Cannot restart the server: " + why);
+    });
+    restartBackend();
+    refreshServerInfo();
+  }
+
+  private void restartBackend() {
+    try {
+      if (latency != null) {
+        latency.close(); // its probe connections would not survive the restart
+      }
+    } catch (SQLException e) {
+      LOG.debug("probe connection did not close cleanly", e);
+    }
+    backend.restart();
+  }
+
   /** The server's version and the settings that matter for results, read once. */
   public synchronized ServerInfo server() {
     if (server == null) {
@@ -465,6 +528,13 @@ public final class Lab implements AutoCloseable {
       return;
     }
     stopped = true;
+    if (!backend.ownsDatabase()) {
+      try {
+        settings.restoreAll();
+      } catch (RuntimeException e) {
+        LOG.warn("Could not restore the external database's settings: {}", e.getMessage());
+      }
+    }
     try {
       if (latency != null) {
         latency.close();

@@ -74,6 +74,10 @@ public final class LabConfig {
     return BackendKind.parse(get(Setting.BACKEND), sourceOf(Setting.BACKEND));
   }
 
+  public Durability durability() {
+    return Durability.parse(get(Setting.DURABILITY), sourceOf(Setting.DURABILITY));
+  }
+
   public boolean calibrate() {
     return Boolean.parseBoolean(get(Setting.CALIBRATE).trim());
   }
@@ -90,6 +94,7 @@ public final class LabConfig {
   /** Rejects nonsense at once, with the setting, its source and the rule in the message. */
   private void validate() {
     backend();
+    durability();
     String calibrate = get(Setting.CALIBRATE).trim();
     if (!calibrate.equalsIgnoreCase("true") && !calibrate.equalsIgnoreCase("false")) {
       throw new IllegalArgumentException(invalid(Setting.CALIBRATE, "expected true or false"));

@@ -1,11 +1,13 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.server.ServerSettings;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The server a result was measured on: its version, and its settings that matter here (the
@@ -13,10 +15,9 @@ import java.util.TreeMap;
  */
 public record ServerInfo(String version, int versionNum, Map<String, String> settings) {
 
-  /** Settings every result reports, whatever their source. */
-  static final String KNOBS = "'synchronous_commit','fsync','full_page_writes','shared_buffers',"
-      + "'work_mem','maintenance_work_mem','wal_buffers','effective_cache_size',"
-      + "'random_page_cost','max_connections','wal_level'";
+  /** Settings every result reports, whatever their source: the knobs field reports tune. */
+  static final String KNOBS = ServerSettings.KNOBS.stream().map(k -> "'" + k + "'")
+      .collect(Collectors.joining(","));
 
   /** Set by initdb or the port chooser, never by a tuning decision. */
   static final String NOISE = "'port','log_timezone','TimeZone','default_text_search_config',"

@@ -44,7 +44,16 @@ public enum Setting {
   RTT_TOXICS("latencylab.rtt.toxics", "auto",
       "auto: latency-lab's latency_us toxics (every round trip gets L) where the Toxiproxy has"
           + " them, whole-millisecond ones (L on average only) elsewhere; whole-ms: always the"
-          + " whole-millisecond ones, e.g. to compare.");
+          + " whole-millisecond ones, e.g. to compare."),
+  DURABILITY("latencylab.server.durability", "stock",
+      "stock | fast. stock: PostgreSQL's own durability (fsync, synchronous_commit and"
+          + " full_page_writes on), what production runs; fast: all three off, for quick local"
+          + " runs whose commits must not wait on the disk (results say so). embedded and"
+          + " testcontainers only: an external database keeps what it has."),
+  PGBENCH("latencylab.pgbench", "",
+      "./latency-lab pgbench: path of PostgreSQL's pgbench. Empty: pgbench on PATH, then the"
+          + " newest /usr/lib/postgresql/*/bin/pgbench (Debian, Ubuntu), then"
+          + " /usr/local/opt/libpq/bin and /opt/homebrew/bin (macOS).");
 
   private final String property;
   private final String defaultValue;

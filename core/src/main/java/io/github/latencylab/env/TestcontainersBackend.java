@@ -3,10 +3,16 @@ package io.github.latencylab.env;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -20,7 +26,9 @@ import org.testcontainers.utility.MountableFile;
  * PostgreSQLContainer and ToxiproxyContainer on one Docker network. The Toxiproxy container
  * runs latency-lab's own server (built for the engine's Linux, copied in, made the entrypoint),
  * so any Toxiproxy image does; without Go to build it, the image's own server, and whole
- * milliseconds.
+ * milliseconds. PostgreSQLContainer starts {@code postgres -c fsync=off}; the Lab's runs
+ * {@code postgres} alone: stock settings, each changeable with ALTER SYSTEM. PostgreSQL's host
+ * port is fixed at creation, so that a {@code docker restart} keeps it.
  */
 final class TestcontainersBackend implements Backend {
 
@@ -55,7 +63,9 @@ final class TestcontainersBackend implements Backend {
         DockerImageName.parse(config.get(Setting.POSTGRES_IMAGE))
             .asCompatibleSubstituteFor("postgres"))
         .withNetwork(network)
-        .withNetworkAliases(POSTGRES_ALIAS);
+        .withNetworkAliases(POSTGRES_ALIAS)
+        .withCommand("postgres");
+    postgres.setPortBindings(List.of(freePort() + ":" + PostgreSQLContainer.POSTGRESQL_PORT));
     ToxiproxyContainer toxiproxy = new ToxiproxyContainer(
         DockerImageName.parse(config.get(Setting.TOXIPROXY_IMAGE))
             .asCompatibleSubstituteFor("ghcr.io/shopify/toxiproxy"))
@@ -128,6 +138,43 @@ final class TestcontainersBackend implements Backend {
   public Optional<ProxyToxics> toxics() {
     return Optional.of(new ProxyToxics(URI.create("http://" + toxiproxy.getHost() + ":"
         + toxiproxy.getControlPort()), proxy.getName()));
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public synchronized void restart() {
+    postgres.getDockerClient().restartContainerCmd(postgres.getContainerId()).withTimeout(30)
+        .exec();
+    PostgresTarget target = direct();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    SQLException last = null;
+    while (System.nanoTime() < deadline) {
+      try (Connection c = DriverManager.getConnection(target.jdbcUrl(), target.user(),
+          target.password())) {
+        return;
+      } catch (SQLException notYet) {
+        last = notYet;
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while restarting " + describe(), e);
+      }
+    }
+    throw new IllegalStateException("PostgreSQL in " + postgres.getContainerName()
+        + " did not accept connections within 60 s of docker restart: "
+        + (last == null ? "" : last.getMessage()));
+  }
+
+  @Override
+  public Optional<String> cannotRestart() {
+    return Optional.empty();
   }
 
   @Override

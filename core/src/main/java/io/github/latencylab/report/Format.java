@@ -1,5 +1,7 @@
 package io.github.latencylab.report;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -92,6 +94,53 @@ public final class Format {
   }
 
   /** {@code v} with {@code decimals} decimals and thousands separators, never "-0". */
+  /**
+   * A cell's server counters in a few words: "1 commit, 412 B WAL, 1 WAL flush, 99.8% hit"
+   * (with the temp bytes and blocks read when there are any); "-" without counters.
+   */
+  public static String serverCounters(Map<String, Double> server) {
+    if (server.isEmpty()) {
+      return "-";
+    }
+    List<String> parts = new ArrayList<>();
+    Double commits = server.get("commitsPerOp");
+    if (commits != null) {
+      parts.add(count(commits) + (Math.abs(commits - 1) < 0.005 ? " commit" : " commits"));
+    }
+    Double wal = server.get("walBytesPerOp");
+    if (wal != null) {
+      parts.add(bytes(wal) + " WAL");
+    }
+    Double flushes = server.get("walSyncsPerOp");
+    if (flushes != null && flushes >= 0.005) {
+      parts.add(count(flushes) + " WAL flush" + (Math.abs(flushes - 1) < 0.005 ? "" : "es"));
+    }
+    Double temp = server.get("tempBytesPerOp");
+    if (temp != null && temp > 0) {
+      parts.add(bytes(temp) + " temp");
+    }
+    Double read = server.get("blocksReadPerOp");
+    if (read != null && read >= 0.005) {
+      parts.add(count(read) + " blocks read");
+    }
+    Double hit = server.get("cacheHitRatio");
+    if (hit != null) {
+      parts.add(fixed(100 * hit, 1) + "% hit");
+    }
+    return String.join(", ", parts);
+  }
+
+  /** Bytes in the unit that reads best: 412 B, 8.2 kB, 3.1 MB. */
+  public static String bytes(double b) {
+    if (b < 1024) {
+      return fixed(b, 0) + " B";
+    }
+    if (b < 1024 * 1024) {
+      return fixed(b / 1024, 1) + " kB";
+    }
+    return fixed(b / (1024 * 1024), 1) + " MB";
+  }
+
   private static String fixed(double v, int decimals) {
     double scale = Math.pow(10, decimals);
     if (Math.round(Math.abs(v) * scale) == 0) {

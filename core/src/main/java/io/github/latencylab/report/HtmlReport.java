@@ -133,8 +133,10 @@ final class HtmlReport {
   private static void table(StringBuilder h, List<Cell> cells) {
     List<Rtt> rtts = ReportWriter.rtts(cells);
     Map<Rtt, Double> added = ReportWriter.addedRtts(cells);
+    boolean server = ReportWriter.hasServerCounters(cells);
     h.append("<div class=\"scroll\"><table>\n<thead><tr><th>strategy</th><th>parameters</th>"
-        + "<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>");
+        + "<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>")
+        .append(server ? "<th>server/op</th>" : "");
     for (Rtt r : rtts) {
       h.append("<th class=\"n\">").append(esc(r.toString()));
       if (added.containsKey(r)) {
@@ -152,6 +154,9 @@ final class HtmlReport {
           .append(Format.count(any.roundTripsPerOp()))
           .append("</td><td class=\"n\">").append(approx)
           .append(Format.count(any.statementsPerOp())).append("</td>");
+      if (server) {
+        h.append("<td>").append(esc(Format.serverCounters(any.server()))).append("</td>");
+      }
       for (Rtt r : rtts) {
         Cell cell = byRtt.get(r);
         if (cell == null) {

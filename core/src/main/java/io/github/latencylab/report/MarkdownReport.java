@@ -33,7 +33,9 @@ final class MarkdownReport {
     ReportWriter.bySuite(results).forEach((suite, cells) ->
         md.append(suiteTable(suite, cells)).append('\n'));
     md.append("Time per operation (JMH mean). Round trips and statements per operation are"
-        + " counted at the socket. *Italic cells with an asterisk* are predicted by the model"
+        + " counted at the socket; server/op: the server's counters per operation (commits, WAL"
+        + " bytes and flushes, temp bytes, blocks read, cache hit ratio), database-wide deltas."
+        + " *Italic cells with an asterisk* are predicted by the model"
         + " T(L) = T0 + round trips x L fitted on the same row's measured cells (or scaled"
         + " from a smaller size, ≈), not measured: a point that would take too long.\n\n");
     md.append(environment(results.environment(), results.profile()));
@@ -43,8 +45,10 @@ final class MarkdownReport {
   static String suiteTable(String suite, List<Cell> cells) {
     List<Rtt> rtts = ReportWriter.rtts(cells);
     StringBuilder md = new StringBuilder("### ").append(suite).append("\n\n");
-    md.append("| strategy | parameters | round trips/op | statements/op |");
-    StringBuilder rule = new StringBuilder("|---|---|---:|---:|");
+    boolean server = ReportWriter.hasServerCounters(cells);
+    md.append("| strategy | parameters | round trips/op | statements/op |")
+        .append(server ? " server/op |" : "");
+    StringBuilder rule = new StringBuilder("|---|---|---:|---:|").append(server ? "---|" : "");
     Map<Rtt, Double> added = ReportWriter.addedRtts(cells);
     for (Rtt r : rtts) {
       md.append(' ').append(r);
@@ -63,6 +67,9 @@ final class MarkdownReport {
           .append(Format.params(series.params())).append(" | ")
           .append(approx).append(Format.count(any.roundTripsPerOp())).append(" | ")
           .append(approx).append(Format.count(any.statementsPerOp())).append(" |");
+      if (server) {
+        md.append(' ').append(Format.serverCounters(any.server())).append(" |");
+      }
       for (Rtt r : rtts) {
         Cell cell = byRtt.get(r);
         md.append(' ').append(cell == null ? "-" : time(cell)).append(" |");

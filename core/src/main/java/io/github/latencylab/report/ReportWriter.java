@@ -175,4 +175,9 @@ public final class ReportWriter {
     return row.stream().filter(c -> !c.predicted()).findFirst()
         .orElse(row.iterator().next());
   }
+
+  /** Whether any of these cells carries the server's counters (a server/op column). */
+  static boolean hasServerCounters(List<Cell> cells) {
+    return cells.stream().anyMatch(c -> !c.server().isEmpty());
+  }
 }

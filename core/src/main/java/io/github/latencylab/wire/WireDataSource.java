@@ -4,7 +4,9 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.logging.Logger;
@@ -24,6 +26,7 @@ public final class WireDataSource implements DataSource {
   // shared with the copies withProperty makes, so counterOf knows all their connections
   private Map<Connection, WireCounter> perConnection =
       Collections.synchronizedMap(new WeakHashMap<>());
+  private Map<Connection, Thread> openedBy = Collections.synchronizedMap(new WeakHashMap<>());
 
   /** {@code counterName} must be registered with {@link CountingSocketFactory#register}. */
   public WireDataSource(String url, String user, String password, String counterName,
@@ -46,6 +49,7 @@ public final class WireDataSource implements DataSource {
     WireDataSource copy = new WireDataSource(delegate.getURL(), delegate.getUser(),
         delegate.getPassword(), counterName, total);
     copy.perConnection = perConnection;
+    copy.openedBy = openedBy;
     copy.properties.putAll(properties);
     copy.properties.put(name, value);
     try {
@@ -88,8 +92,32 @@ public final class WireDataSource implements DataSource {
     WireCounter counter = CountingSocketFactory.takeLastCreated();
     if (counter != null) {
       perConnection.put(connection, counter);
+      openedBy.put(connection, Thread.currentThread());
     }
     return connection;
+  }
+
+  /**
+   * The connections this data source (and its {@link #withProperty} copies) made that are
+   * still open; with {@code thread} not null, only those opened on it.
+   */
+  public List<Connection> openConnections(Thread thread) {
+    List<Connection> open = new ArrayList<>();
+    synchronized (openedBy) {
+      openedBy.forEach((c, t) -> {
+        if (thread == null || thread == t) {
+          open.add(c);
+        }
+      });
+    }
+    open.removeIf(c -> {
+      try {
+        return c.isClosed();
+      } catch (SQLException e) {
+        return true;
+      }
+    });
+    return open;
   }
 
   public String url() {

@@ -21,6 +21,12 @@ public record WireStats(long roundTrips, long statements, long bytesSent, long b
         bytesReceived - earlier.bytesReceived);
   }
 
+  /** This and {@code other} together, e.g. two connections' counts. */
+  public WireStats plus(WireStats other) {
+    return new WireStats(roundTrips + other.roundTrips, statements + other.statements,
+        bytesSent + other.bytesSent, bytesReceived + other.bytesReceived);
+  }
+
   @Override
   public String toString() {
     return roundTrips + " round trips, " + statements + " statements, " + bytesSent

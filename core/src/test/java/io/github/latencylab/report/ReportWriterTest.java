@@ -19,6 +19,23 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportWriterTest {
 
   @Test
+  void serverCountersStandBesideTheRoundTrips() {
+    Cell c = Cells.fixture("results-insert.json").cells().get(0);
+    Cell counted = new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
+        c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
+        Map.of("commitsPerOp", 1.0, "walBytesPerOp", 412.4, "tempBytesPerOp", 3.5 * 1024 * 1024,
+            "blocksReadPerOp", 0.0, "cacheHitRatio", 0.9984), null);
+    Results r = new Results("bench", null, null, null, List.of(counted));
+    assertThat(MarkdownReport.render(r))
+        .contains("| round trips/op | statements/op | server/op |")
+        .contains(" | 1 commit, 412 B WAL, 3.5 MB temp, 99.8% hit | ");
+    assertThat(HtmlReport.render(r)).contains("<th>server/op</th>")
+        .contains("<td>1 commit, 412 B WAL, 3.5 MB temp, 99.8% hit</td>");
+    Results without = Cells.fixture("results-insert.json");
+    assertThat(MarkdownReport.render(without)).doesNotContain("server/op |");
+  }
+
+  @Test
   void writesResultsMarkdownHtmlAndChartsAndReturnsThem(@TempDir Path dir) throws Exception {
     Results r = Cells.fixture("results-insert.json");
     Path out = dir.resolve("report");

@@ -10,7 +10,8 @@ import picocli.CommandLine;
     description = "What database round trips cost: PostgreSQL behind Toxiproxy, round trips"
         + " counted at the wire.",
     subcommands = {BenchCommand.class, DemoCommand.class, CalibrateCommand.class,
-        CopyReferenceCommand.class, ReportCommand.class})
+        CopyReferenceCommand.class, PgbenchCommand.class, KnobsCommand.class,
+        ReportCommand.class})
 public final class LatencyLab implements Runnable {
 
   @CommandLine.Spec

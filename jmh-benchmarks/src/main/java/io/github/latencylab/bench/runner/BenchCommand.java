@@ -18,6 +18,7 @@ import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import io.github.latencylab.report.Series;
+import io.github.latencylab.server.ServerSettings;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -159,7 +160,8 @@ public final class BenchCommand implements Callable<Integer> {
           if (predicted != null) {
             cells.add(predicted);
           } else {
-            RunResult result = run(p, measured, forkArgs(hostArgs, measured, handle), jmhLog);
+            RunResult result = run(p, measured, forkArgs(hostArgs, measured, handle), jmhLog,
+                lab.settings());
             Cell cell = JmhResults.toCell(result, measured);
             raw.put(cell.key(), result);
             cells.add(cell);
@@ -228,7 +230,7 @@ public final class BenchCommand implements Callable<Integer> {
         Cell first = cells.get(i);
         Planned p = plan.stream().filter(x -> x.series().equals(first.series())).findFirst()
             .orElseThrow();
-        RunResult result = run(p, measured, forkArgs.apply(measured), jmhLog);
+        RunResult result = run(p, measured, forkArgs.apply(measured), jmhLog, lab.settings());
         Cell again = JmhResults.toCell(result, measured);
         raw.put(again.key(), result);
         cells.set(i, again);
@@ -392,12 +394,37 @@ public final class BenchCommand implements Callable<Integer> {
     return args;
   }
 
+  /** A suite's {@code clients} parameter is the number of JMH threads (TPC-B's clients). */
+  static int threads(Series series) {
+    String clients = series.params().get("clients");
+    return clients == null ? 1 : Integer.parseInt(clients);
+  }
+
+  /**
+   * Runs one cell. A fork that dies before its teardown leaves the settings it changed on the
+   * server (TPC-B sets synchronous_commit): they are put back after the cell, whatever happened.
+   */
+  private static RunResult run(Planned p, MeasuredRtt rtt, List<String> forkArgs, Path jmhLog,
+      ServerSettings settings) throws Exception {
+    Map<String, String> mark = settings.autoConf();
+    try {
+      return run(p, rtt, forkArgs, jmhLog);
+    } finally {
+      List<String> restored = settings.restoreAutoConf(mark);
+      if (!restored.isEmpty()) {
+        System.err.println("latency-lab: " + p + " at " + rtt.rtt() + " left " + restored
+            + " changed on the server; restored");
+      }
+    }
+  }
+
   private static RunResult run(Planned p, MeasuredRtt rtt, List<String> forkArgs, Path jmhLog)
       throws Exception {
     ChainedOptionsBuilder options = new OptionsBuilder()
         .include("^" + Pattern.quote(p.benchmark()) + "$")
         .param("rtt", rtt.rtt().toString())
         .jvmArgs(forkArgs.toArray(String[]::new))
+        .threads(threads(p.series()))
         .shouldFailOnError(true);
     p.iterations().applyTo(options);
     p.series().params().forEach(options::param);

@@ -27,9 +27,11 @@ import java.util.TreeMap;
  * per operation or throughput); the secondary metrics {@code roundTripsPerOp},
  * {@code statementsPerOp}, {@code rowsPerSecond}, {@code addedRttMs} and
  * {@code baselineRttMs} are read as they are (JMH's score is already their mean; NaN when
- * absent). The environment is what JMH recorded (JVM, JMH settings): the database side is
- * unknown. Result files of versions that passed the RTT to the forks as JVM arguments
- * ({@code -Dlatencylab.bench.rtt}, {@code addedRttMs}, {@code baselineRttMs}) read too.
+ * absent), and those named {@code server...} are the cell's server counters
+ * ({@code serverWalBytesPerOp} becomes {@code walBytesPerOp}). The environment is what JMH
+ * recorded (JVM, JMH settings): the database side is unknown. Result files of versions that
+ * passed the RTT to the forks as JVM arguments ({@code -Dlatencylab.bench.rtt},
+ * {@code addedRttMs}, {@code baselineRttMs}) read too.
  */
 public final class JmhJson {
 
@@ -119,9 +121,31 @@ public final class JmhJson {
       String arg = jvmArg(b, "latencylab.bench.baselineRttMs");
       baseline = arg == null ? Double.NaN : parse(arg);
     }
-    return Cell.measured(Series.of(suite, strategy, params), setting, added, baseline, timeMs,
+    Map<String, Double> server = new TreeMap<>();
+    for (Map.Entry<String, JsonNode> metric : secondary.properties()) {
+      String name = serverCounter(metric.getKey());
+      double value = Results.number(metric.getValue().path("score"));
+      if (name != null && Double.isFinite(value)) {
+        server.put(name, value);
+      }
+    }
+    return new Cell(Series.of(suite, strategy, params), setting, added, baseline, timeMs,
         errorMs, score(secondary, "roundTripsPerOp"), score(secondary, "statementsPerOp"),
-        score(secondary, "rowsPerSecond"));
+        score(secondary, "rowsPerSecond"), server, null);
+  }
+
+  /**
+   * The results' name of a server counter among a benchmark's secondary metrics
+   * ({@code serverWalBytesPerOp} is {@code walBytesPerOp}), or null for another metric.
+   */
+  static String serverCounter(String secondaryMetric) {
+    String prefix = "server";
+    if (!secondaryMetric.startsWith(prefix) || secondaryMetric.length() == prefix.length()
+        || !Character.isUpperCase(secondaryMetric.charAt(prefix.length()))) {
+      return null;
+    }
+    String rest = secondaryMetric.substring(prefix.length());
+    return Character.toLowerCase(rest.charAt(0)) + rest.substring(1);
   }
 
   private static double score(JsonNode secondary, String name) {

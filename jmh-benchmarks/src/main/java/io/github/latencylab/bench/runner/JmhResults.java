@@ -27,12 +27,19 @@ final class JmhResults {
     }
     Result<?> primary = run.getPrimaryResult();
     double toMs = msPer(params.getTimeUnit());
+    Map<String, Double> server = new TreeMap<>();
+    run.getSecondaryResults().forEach((name, result) -> {
+      String counter = JmhJson.serverCounter(name);
+      if (counter != null && Double.isFinite(result.getScore())) {
+        server.put(counter, result.getScore());
+      }
+    });
     Series series = Series.of(className.substring(className.lastIndexOf('.') + 1),
         fqn.substring(fqn.lastIndexOf('.') + 1), values);
-    return Cell.measured(series, rtt.rtt(), rtt.addedMs(), rtt.baselineMs(),
+    return new Cell(series, rtt.rtt(), rtt.addedMs(), rtt.baselineMs(),
         primary.getScore() * toMs, primary.getScoreError() * toMs,
         score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
-        score(run, "rowsPerSecond"));
+        score(run, "rowsPerSecond"), server, null);
   }
 
   private static double score(RunResult run, String name) {

@@ -15,10 +15,11 @@ import java.util.Map;
 public enum Profile {
   /**
    * What {@code ./mvnw verify} runs for its regression numbers: every suite and strategy at
-   * 0.5, 20 and 320 ms, one size, the shortest honest iterations, a 10 s budget per cell.
+   * 0.5, 20 and 320 ms, one size (TPC-B: one client, stock synchronous_commit), the shortest
+   * honest iterations, a 10 s budget per cell.
    */
   VERIFY(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("1000"),
-      "parents", List.of("100")),
+      "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on")),
       new Iterations(1, 1, Duration.ofMillis(300), 2, Duration.ofMillis(300)),
       Duration.ofSeconds(10)),
   /** Minutes: the latencies that tell the story, small sizes, short iterations. */

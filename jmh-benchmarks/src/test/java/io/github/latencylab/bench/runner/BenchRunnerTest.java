@@ -40,6 +40,14 @@ class BenchRunnerTest {
   }
 
   @Test
+  void aSuitesClientsAreJmhThreads() {
+    assertThat(BenchCommand.threads(Series.of("TpcbBenchmark", "functionCall",
+        Map.of("clients", "4", "scale", "1")))).isEqualTo(4);
+    assertThat(BenchCommand.threads(Series.of("InsertBenchmark", "executeBatch",
+        Map.of("rows", "1000")))).isEqualTo(1);
+  }
+
+  @Test
   void aCellThatWouldTakeTooLongIsPredictedByTheModel() {
     Cell at05 = cell("executeEach", "1000", "0.5ms", 0.5, 700, 1000);
     Cell predicted = BenchCommand.predict(planned("executeEach", "1000"), measured("20ms", 19.8),

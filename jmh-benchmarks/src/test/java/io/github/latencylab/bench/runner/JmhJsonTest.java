@@ -133,6 +133,27 @@ class JmhJsonTest {
   }
 
   @Test
+  void serverCountersAreTheSecondaryMetricsNamedServerAndOldFilesHaveNone(@TempDir Path dir)
+      throws Exception {
+    assertThat(JmhJson.serverCounter("serverWalBytesPerOp")).isEqualTo("walBytesPerOp");
+    assertThat(JmhJson.serverCounter("serverCacheHitRatio")).isEqualTo("cacheHitRatio");
+    assertThat(JmhJson.serverCounter("serverless")).isNull();
+    assertThat(JmhJson.serverCounter("roundTripsPerOp")).isNull();
+
+    Results old = JmhJson.read(fixture("results-hibernate.json"));
+    assertThat(old.cells()).allSatisfy(c -> assertThat(c.server()).isEmpty());
+
+    Cell c = old.cells().get(0);
+    Cell counted = new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
+        c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
+        Map.of("walBytesPerOp", 412.5, "commitsPerOp", 1.0), null);
+    Path file = dir.resolve("results.json");
+    new Results("bench", null, null, old.environment(), java.util.List.of(counted)).write(file);
+    assertThat(JmhJson.read(file).cells().get(0).server())
+        .containsOnly(Map.entry("commitsPerOp", 1.0), Map.entry("walBytesPerOp", 412.5));
+  }
+
+  @Test
   void aMissingFileIsNamed() {
     Path missing = Path.of("src/test/resources/report/no-such.json");
     assertThatThrownBy(() -> JmhJson.read(missing))

@@ -1,0 +1,110 @@
+package io.github.latencylab.bench.tpcb;
+
+import io.github.latencylab.wire.WireDataSource;
+import io.github.latencylab.wire.WireStats;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A timed run the way pgbench makes one: {@code clients} connections, each in its own thread,
+ * each running transactions back to back for the duration, after an uncounted warmup (pgjdbc's
+ * code paths need the JIT; pgbench is native code and needs none). Round trips are counted on
+ * each connection at the socket.
+ */
+public final class TpcbDriver {
+
+  /** One transaction of one client. */
+  @FunctionalInterface
+  public interface Transaction {
+    void run() throws SQLException;
+  }
+
+  /** Prepares client number {@code index} on its connection. */
+  @FunctionalInterface
+  public interface ClientFactory {
+    Transaction open(Connection connection, int index) throws SQLException;
+  }
+
+  /**
+   * What a run did.
+   *
+   * @param transactions completed in the measured time, all clients together
+   * @param tps transactions per second
+   * @param latencyMs mean time of one transaction
+   * @param roundTripsPerTransaction counted at the socket
+   */
+  public record Result(long transactions, double tps, double latencyMs,
+      double roundTripsPerTransaction) {
+  }
+
+  private TpcbDriver() {
+  }
+
+  public static Result run(WireDataSource dataSource, int clients, Duration duration,
+      Duration warmup, ClientFactory factory) throws Exception {
+    List<Connection> connections = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    try {
+      List<Transaction> transactions = new ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        Connection c = dataSource.getConnection();
+        connections.add(c);
+        transactions.add(factory.open(c, i));
+      }
+      CyclicBarrier start = new CyclicBarrier(clients);
+      List<Future<long[]>> futures = new ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        Transaction tx = transactions.get(i);
+        Connection c = connections.get(i);
+        futures.add(pool.submit(() -> {
+          long warm = System.nanoTime() + warmup.toNanos();
+          while (System.nanoTime() < warm) {
+            tx.run();
+          }
+          start.await();
+          WireStats before = dataSource.counterOf(c).snapshot();
+          long begin = System.nanoTime();
+          long end = begin + duration.toNanos();
+          long count = 0;
+          long now = begin;
+          while (now < end) {
+            tx.run();
+            now = System.nanoTime();
+            count++;
+          }
+          long trips = dataSource.counterOf(c).snapshot().minus(before).roundTrips();
+          return new long[] {count, now - begin, trips};
+        }));
+      }
+      long count = 0;
+      long busy = 0;
+      long trips = 0;
+      long longest = 0;
+      for (Future<long[]> f : futures) {
+        long[] r = f.get(duration.plus(warmup).toSeconds() + 600, TimeUnit.SECONDS);
+        count += r[0];
+        busy += r[1];
+        trips += r[2];
+        longest = Math.max(longest, r[1]);
+      }
+      if (count == 0) {
+        throw new IllegalStateException("No transaction completed in " + duration);
+      }
+      return new Result(count, count / (longest / 1e9), busy / 1e6 / count,
+          (double) trips / count);
+    } finally {
+      pool.shutdownNow();
+      for (Connection c : connections) {
+        c.close();
+      }
+    }
+  }
+}

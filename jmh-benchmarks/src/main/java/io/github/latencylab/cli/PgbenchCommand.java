@@ -1,0 +1,422 @@
+package io.github.latencylab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.latencylab.bench.tpcb.TpcbData;
+import io.github.latencylab.bench.tpcb.TpcbDriver;
+import io.github.latencylab.bench.tpcb.TpcbTransaction;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.env.PostgresTarget;
+import io.github.latencylab.env.Setting;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.server.PgSetting;
+import io.github.latencylab.server.SettingChange;
+import io.github.latencylab.wire.WireDataSource;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./latency-lab pgbench}: PostgreSQL's own pgbench and the JDBC twin of its TPC-B-like
+ * transaction through the same proxy, at each RTT, client count, query mode and
+ * synchronous_commit, on the same tables for the same duration; both tools' TPS and latency
+ * side by side, with the round trips per transaction and the model's TPS.
+ */
+@Command(name = "pgbench", mixinStandardHelpOptions = true,
+    description = {"Runs pgbench's built-in TPC-B-like transaction with the real pgbench and"
+        + " over JDBC through the Lab's proxy, at each RTT, client count, query mode (simple,"
+        + " prepared) and synchronous_commit (on, off), and prints both tools' TPS and latency,"
+        + " the round trips per transaction and the model's TPS = clients / (round trips x RTT"
+        + " + server time)."})
+public final class PgbenchCommand implements Callable<Integer> {
+
+  /** pgbench waits for each command: BEGIN, five statements, END (simple and prepared). */
+  static final int PGBENCH_ROUND_TRIPS = 7;
+  // pgjdbc's paths need the JIT; pgbench, native code, needs no warmup
+  private static final Duration WARMUP = Duration.ofSeconds(1);
+
+  @Option(names = "--rtt", paramLabel = "LIST", converter = RttConverter.class,
+      defaultValue = "0.5ms,20ms", description = "RTT settings (default: ${DEFAULT-VALUE})")
+  List<Rtt> rtts;
+
+  @Option(names = "--clients", paramLabel = "LIST", split = ",", defaultValue = "1,4",
+      description = "Concurrent clients, each its own connection (default: ${DEFAULT-VALUE})")
+  List<Integer> clients;
+
+  @Option(names = "--duration", paramLabel = "D", defaultValue = "10s",
+      description = "How long each tool runs each configuration, whole seconds (default:"
+          + " ${DEFAULT-VALUE})")
+  String duration;
+
+  @Option(names = "--scale", paramLabel = "N", defaultValue = "1",
+      description = "pgbench's scale: N branches, 10N tellers, 100,000N accounts (default:"
+          + " ${DEFAULT-VALUE})")
+  int scale;
+
+  @Option(names = "--modes", paramLabel = "LIST", split = ",", defaultValue = "simple,prepared",
+      description = "Query modes: simple (one Query message per statement) and/or prepared"
+          + " (statements parsed once, then Bind/Execute) (default: ${DEFAULT-VALUE})")
+  List<String> modes;
+
+  @Option(names = "--synchronous-commit", paramLabel = "LIST", split = ",",
+      defaultValue = "on,off", description = "synchronous_commit values (default:"
+          + " ${DEFAULT-VALUE})")
+  List<String> synchronousCommit;
+
+  @Option(names = "--pgbench", paramLabel = "PATH",
+      description = "The pgbench binary (default: latencylab.pgbench, else pgbench on PATH, else"
+          + " the newest /usr/lib/postgresql/*/bin/pgbench)")
+  Path pgbench;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write the rows as JSON")
+  Path json;
+
+  @Mixin
+  LabOptions labOptions;
+
+  /**
+   * One tool at one configuration.
+   *
+   * @param tool {@code pgbench} or {@code jdbc}
+   * @param mode {@code simple} or {@code prepared}
+   * @param rtt the RTT setting
+   * @param rttMs the RTT setting in ms
+   * @param addedRttMs what the setting really added, measured by the Lab
+   * @param transactions transactions completed
+   * @param tps transactions per second (pgbench: without its initial connection time)
+   * @param latencyMs mean time per transaction
+   * @param roundTripsPerTransaction counted at the socket for jdbc; pgbench's protocol for it
+   * @param roundTripsCounted whether the round trips were counted (jdbc) or stated (pgbench)
+   * @param serverTimeMs the model's time per transaction without added latency: latency minus
+   *     round trips x added RTT, from the same tool, mode, clients and synchronous_commit at
+   *     the lowest RTT of the run
+   * @param modelTps clients / (round trips x added RTT + server time)
+   */
+  record Row(String tool, String mode, String rtt, double rttMs, double addedRttMs, int clients,
+      String synchronousCommit, long transactions, double tps, double latencyMs,
+      double roundTripsPerTransaction, boolean roundTripsCounted, double serverTimeMs,
+      double modelTps) {
+
+    Row withModel(double serverMs) {
+      double model = clients / ((roundTripsPerTransaction * addedRttMs + serverMs) / 1000);
+      return new Row(tool, mode, rtt, rttMs, addedRttMs, clients, synchronousCommit,
+          transactions, tps, latencyMs, roundTripsPerTransaction, roundTripsCounted, serverMs,
+          model);
+    }
+
+    String configuration() {
+      return rtt + " " + clients + " client(s) " + mode + " synchronous_commit=" + synchronousCommit;
+    }
+  }
+
+  record Report(String kind, String measuredAt, String pgbenchVersion, int scale,
+      int durationSeconds, LabEnvironment environment, List<PgSetting> serverSettings,
+      List<Row> rows, List<String> findings) {
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    int seconds = seconds(duration);
+    for (String mode : modes) {
+      if (!mode.equals("simple") && !mode.equals("prepared")) {
+        throw new IllegalArgumentException("Invalid --modes value '" + mode
+            + "': expected simple or prepared");
+      }
+    }
+    for (String v : synchronousCommit) {
+      if (!List.of("on", "off", "local", "remote_write", "remote_apply").contains(v)) {
+        throw new IllegalArgumentException("Invalid --synchronous-commit value '" + v
+            + "': expected on, off, local, remote_write or remote_apply");
+      }
+    }
+    if (clients.stream().anyMatch(c -> c < 1) || scale < 1) {
+      throw new IllegalArgumentException("--clients and --scale must be at least 1");
+    }
+    LabConfig config = labOptions.config();
+    Path binary = pgbench != null ? requireExecutable(pgbench, "--pgbench")
+        : locate(config).orElseThrow(() -> new IllegalStateException(NOT_FOUND));
+    String version = run(List.of(binary.toString(), "--version"), null, 30).strip();
+
+    List<Row> rows = new ArrayList<>();
+    LabEnvironment environment;
+    List<PgSetting> settings;
+    long steps = (long) rtts.size() * synchronousCommit.size() * clients.size() * modes.size() * 2;
+    try (Lab lab = Lab.start(config);
+        Progress progress = new Progress("pgbench", steps)) {
+      System.err.println("latency-lab: " + lab.describe() + "; " + version + "; scale " + scale
+          + ", " + seconds + " s per run");
+      progress.working("pgbench -i -s " + scale + " (JDBC twin)");
+      TpcbData.initialize(lab.directDataSource(), scale);
+      String searchPath = searchPath(lab);
+      for (Rtt rtt : rtts) {
+        progress.working("calibrating " + rtt);
+        RttMeasurement measured = lab.measure(rtt);
+        for (String sc : synchronousCommit) {
+          try (SettingChange change = lab.settings().set("synchronous_commit", sc)) {
+            for (int c : clients) {
+              for (String mode : modes) {
+                String what = rtt + ", " + c + " client(s), " + mode + ", synchronous_commit="
+                    + sc;
+                progress.working("pgbench " + what);
+                TpcbData.prepareRun(lab.directDataSource());
+                rows.add(pgbench(binary, lab.target(), searchPath, mode, c, seconds, measured,
+                    sc));
+                progress.step();
+                progress.working("jdbc " + what);
+                TpcbData.prepareRun(lab.directDataSource());
+                rows.add(jdbc(lab, mode, c, seconds, measured, sc));
+                progress.step();
+              }
+            }
+          }
+        }
+      }
+      environment = lab.environment();
+      settings = lab.settings().snapshot();
+    }
+    List<Row> modelled = withModel(rows);
+    List<String> findings = findings(modelled);
+    System.out.println();
+    System.out.print(table(modelled));
+    findings.forEach(f -> System.out.println("finding: " + f));
+    if (json != null) {
+      Files.createDirectories(json.toAbsolutePath().getParent());
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(),
+          new Report("pgbench", Instant.now().toString(), version, scale, seconds, environment,
+              settings, modelled, findings));
+      System.out.println("wrote " + json);
+    }
+    return 0;
+  }
+
+  static final String NOT_FOUND = "No pgbench found: install PostgreSQL's client programs"
+      + " (Debian/Ubuntu: apt-get install postgresql-15, or the postgresql package of your"
+      + " release; macOS: brew install libpq), or point " + Setting.PGBENCH.property()
+      + " (or --pgbench) at a pgbench binary";
+
+  /** pgbench from the setting, PATH, the Debian/Ubuntu layout or Homebrew, newest first. */
+  static Optional<Path> locate(LabConfig config) throws IOException {
+    String configured = config.get(Setting.PGBENCH);
+    if (!configured.isBlank()) {
+      return Optional.of(requireExecutable(Path.of(configured), Setting.PGBENCH.property()));
+    }
+    List<Path> candidates = new ArrayList<>();
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!dir.isBlank()) {
+        candidates.add(Path.of(dir, "pgbench"));
+      }
+    }
+    Path debian = Path.of("/usr/lib/postgresql");
+    if (Files.isDirectory(debian)) {
+      try (Stream<Path> versions = Files.list(debian)) {
+        versions.sorted(Comparator.comparing(PgbenchCommand::versionOf).reversed())
+            .forEach(v -> candidates.add(v.resolve("bin/pgbench")));
+      }
+    }
+    candidates.add(Path.of("/usr/local/opt/libpq/bin/pgbench"));
+    candidates.add(Path.of("/opt/homebrew/bin/pgbench"));
+    return candidates.stream().filter(Files::isExecutable).findFirst();
+  }
+
+  private static int versionOf(Path dir) {
+    try {
+      return Integer.parseInt(dir.getFileName().toString());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static Path requireExecutable(Path path, String from) {
+    if (!Files.isExecutable(path)) {
+      throw new IllegalArgumentException("Invalid " + from + " '" + path + "': not an executable"
+          + " file (expected the path of PostgreSQL's pgbench)");
+    }
+    return path;
+  }
+
+  static int seconds(String text) {
+    Matcher m = Pattern.compile("(\\d+)\\s*(s|m|min)?").matcher(text.trim());
+    if (!m.matches() || Integer.parseInt(m.group(1)) < 1) {
+      throw new IllegalArgumentException("Invalid --duration '" + text + "': expected whole"
+          + " seconds or minutes such as 10s or 2m (pgbench -T counts whole seconds)");
+    }
+    int n = Integer.parseInt(m.group(1));
+    return m.group(2) == null || m.group(2).equals("s") ? n : n * 60;
+  }
+
+  // pgbench must find the tables where the Lab's connections do
+  private static String searchPath(Lab lab) throws SQLException {
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SHOW search_path")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  private static Row pgbench(Path binary, PostgresTarget target, String searchPath, String mode,
+      int clients, int seconds, RttMeasurement rtt, String synchronousCommit)
+      throws IOException, InterruptedException {
+    List<String> command = List.of(binary.toString(), "-n", "-M", mode, "-c",
+        Integer.toString(clients), "-j", Integer.toString(clients), "-T",
+        Integer.toString(seconds), "-h", target.host(), "-p", Integer.toString(target.port()),
+        "-U", target.user(), target.database());
+    String out = run(command, pgEnvironment(target, searchPath), seconds + 120L);
+    double tps = number(out, "tps = ([0-9.]+) \\(without initial connection time\\)", command);
+    double latency = number(out, "latency average = ([0-9.]+) ms", command);
+    long transactions = (long) number(out, "number of transactions actually processed: (\\d+)",
+        command);
+    return new Row("pgbench", mode, rtt.configured().toString(), rtt.configured().millis(),
+        rtt.addedMeanMs(), clients, synchronousCommit, transactions, tps, latency,
+        PGBENCH_ROUND_TRIPS, false, Double.NaN, Double.NaN);
+  }
+
+  /** The password and search_path go to pgbench in its environment, never on its command line. */
+  static List<String> pgEnvironment(PostgresTarget target, String searchPath) {
+    List<String> env = new ArrayList<>();
+    env.add("PGPASSWORD=" + target.password());
+    env.add("PGOPTIONS=-c search_path=" + searchPath.replace(" ", "\\ "));
+    return env;
+  }
+
+  private static double number(String output, String regex, List<String> command) {
+    Matcher m = Pattern.compile(regex).matcher(output);
+    if (!m.find()) {
+      throw new IllegalStateException("Cannot read pgbench's output (" + String.join(" ",
+          command) + "): no '" + regex + "' in: " + output.strip());
+    }
+    return Double.parseDouble(m.group(1));
+  }
+
+  private static String run(List<String> command, List<String> env, long timeoutSeconds)
+      throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    if (env != null) {
+      for (String e : env) {
+        int eq = e.indexOf('=');
+        pb.environment().put(e.substring(0, eq), e.substring(eq + 1));
+      }
+    }
+    Process p = pb.start();
+    byte[] output = p.getInputStream().readAllBytes();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException(command.get(0) + " did not finish in " + timeoutSeconds
+          + " s");
+    }
+    String text = new String(output, StandardCharsets.UTF_8);
+    if (p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed (exit "
+          + p.exitValue() + "): " + text.strip());
+    }
+    return text;
+  }
+
+  /** The JDBC twin: the same transaction, statement by statement, from {@code clients} threads. */
+  private static Row jdbc(Lab lab, String mode, int clients, int seconds, RttMeasurement rtt,
+      String synchronousCommit) throws Exception {
+    WireDataSource ds = mode.equals("simple")
+        ? lab.dataSource().withProperty("preferQueryMode", "simple")
+        : lab.dataSource().withProperty("prepareThreshold", "1");
+    int scale = scale(lab);
+    TpcbDriver.Result r = TpcbDriver.run(ds, clients, Duration.ofSeconds(seconds), WARMUP,
+        (connection, i) -> {
+          TpcbTransaction.Client client = new TpcbTransaction.Client(connection,
+              TpcbTransaction.statementByStatement, scale, 42L + i);
+          return client::transaction;
+        });
+    return new Row("jdbc", mode, rtt.configured().toString(), rtt.configured().millis(),
+        rtt.addedMeanMs(), clients, synchronousCommit, r.transactions(), r.tps(), r.latencyMs(),
+        r.roundTripsPerTransaction(), true, Double.NaN, Double.NaN);
+  }
+
+  private static int scale(Lab lab) throws SQLException {
+    return TpcbData.scale(lab.directDataSource());
+  }
+
+  /** Each row with the model fitted on its series' lowest RTT. */
+  static List<Row> withModel(List<Row> rows) {
+    List<Row> out = new ArrayList<>();
+    for (Row r : rows) {
+      Row base = rows.stream().filter(b -> b.tool().equals(r.tool()) && b.mode().equals(r.mode())
+              && b.clients() == r.clients() && b.synchronousCommit().equals(r.synchronousCommit()))
+          .min(Comparator.comparingDouble(Row::addedRttMs)).orElse(r);
+      out.add(r.withModel(base.latencyMs() - base.roundTripsPerTransaction() * base.addedRttMs()));
+    }
+    return out;
+  }
+
+  /** Configurations where the two tools' TPS differ by more than 10%. */
+  static List<String> findings(List<Row> rows) {
+    List<String> out = new ArrayList<>();
+    for (Row p : rows) {
+      if (!p.tool().equals("pgbench")) {
+        continue;
+      }
+      rows.stream().filter(j -> j.tool().equals("jdbc") && j.mode().equals(p.mode())
+              && j.rtt().equals(p.rtt()) && j.clients() == p.clients()
+              && j.synchronousCommit().equals(p.synchronousCommit()))
+          .findFirst().ifPresent(j -> {
+            double diff = (j.tps() - p.tps()) / p.tps();
+            if (Math.abs(diff) > 0.10) {
+              out.add(String.format(Locale.ROOT, "%s: jdbc %.1f tps vs pgbench %.1f tps (%+.0f%%)",
+                  p.configuration(), j.tps(), p.tps(), 100 * diff));
+            }
+          });
+    }
+    return out;
+  }
+
+  static String table(List<Row> rows) {
+    StringBuilder t = new StringBuilder();
+    String format = "%-6s %-8s %7s %-8s %9s %9s %10s %10s %9s %6s %10s%n";
+    t.append(String.format(Locale.ROOT, format, "RTT", "added", "clients", "mode", "sync",
+        "tool", "TPS", "latency", "RT/txn", "diff", "model TPS"));
+    t.append("-".repeat(104)).append('\n');
+    for (Row r : rows) {
+      String diff = "";
+      if (r.tool().equals("jdbc")) {
+        diff = rows.stream().filter(p -> p.tool().equals("pgbench") && p.mode().equals(r.mode())
+                && p.rtt().equals(r.rtt()) && p.clients() == r.clients()
+                && p.synchronousCommit().equals(r.synchronousCommit()))
+            .findFirst().map(p -> String.format(Locale.ROOT, "%+.0f%%",
+                100 * (r.tps() - p.tps()) / p.tps())).orElse("");
+      }
+      t.append(String.format(Locale.ROOT, format, r.rtt(),
+          String.format(Locale.ROOT, "%.2f ms", r.addedRttMs()), r.clients(), r.mode(),
+          r.synchronousCommit(), r.tool(), String.format(Locale.ROOT, "%.1f", r.tps()),
+          String.format(Locale.ROOT, "%.2f ms", r.latencyMs()),
+          (r.roundTripsCounted() ? "" : "~") + String.format(Locale.ROOT, "%.2f",
+              r.roundTripsPerTransaction()), diff,
+          String.format(Locale.ROOT, "%.1f", r.modelTps())));
+    }
+    t.append("TPS and mean latency per transaction; RT/txn: round trips per transaction, counted"
+        + " at the socket for jdbc, ~ pgbench's protocol (it waits for each of its 7 commands);"
+        + " diff: jdbc vs pgbench; model TPS = clients / (RT x added RTT + server time), server"
+        + " time from the same series at the lowest RTT.\n");
+    return t.toString();
+  }
+}

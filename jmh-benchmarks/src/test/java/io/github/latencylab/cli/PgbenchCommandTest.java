@@ -1,0 +1,172 @@
+package io.github.latencylab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.latencylab.bench.tpcb.TpcbData;
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.PostgresTarget;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * {@code ./latency-lab pgbench} with the real pgbench (installed by .ci/run; elsewhere the
+ * tests that need it are skipped with a line saying so).
+ */
+class PgbenchCommandTest {
+
+  private static Optional<Path> pgbench() throws Exception {
+    Optional<Path> found = PgbenchCommand.locate(LabConfig.fromEnvironment());
+    if (found.isEmpty() && System.getenv("CI") != null) {
+      throw new AssertionError(PgbenchCommand.NOT_FOUND + " (.ci/run installs it)");
+    }
+    return found;
+  }
+
+  @Test
+  void isASubcommandOfTheLauncher() {
+    Object command = new picocli.CommandLine(new LatencyLab()).getSubcommands().get("pgbench")
+        .getCommand();
+    assertThat(command).isInstanceOf(PgbenchCommand.class);
+  }
+
+  @Test
+  void ourTablesAreTheOnesPgbenchInitialises() throws Exception {
+    Optional<Path> pgbench = pgbench();
+    assumeThat(pgbench).as("pgbench on this machine").isPresent();
+    try (Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED))) {
+      TpcbData.initialize(lab.directDataSource(), 1);
+      try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+        st.execute("CREATE DATABASE pgbench_reference");
+      }
+      PostgresTarget direct = lab.directTarget();
+      ProcessBuilder pb = new ProcessBuilder(pgbench.get().toString(), "-i", "-s", "1", "-q",
+          "-h", direct.host(), "-p", Integer.toString(direct.port()), "-U", direct.user(),
+          "pgbench_reference").redirectErrorStream(true);
+      pb.environment().put("PGPASSWORD", direct.password());
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(out).isZero();
+
+      DataSource reference = dataSource(direct, "pgbench_reference");
+      for (String sql : List.of(
+          "SELECT table_name, column_name, data_type, character_maximum_length, is_nullable"
+              + " FROM information_schema.columns WHERE table_name LIKE 'pgbench%'"
+              + " ORDER BY table_name, ordinal_position",
+          "SELECT relname, reloptions FROM pg_class WHERE relname LIKE 'pgbench%' ORDER BY 1",
+          // the Lab's tables are in its schema, pgbench's in public
+          "SELECT tablename, indexname, replace(indexdef, schemaname || '.', '') FROM pg_indexes"
+              + " WHERE tablename LIKE 'pgbench%' ORDER BY 1, 2",
+          "SELECT md5(string_agg(b::text, ',' ORDER BY bid)) FROM pgbench_branches b",
+          "SELECT md5(string_agg(t::text, ',' ORDER BY tid)) FROM pgbench_tellers t",
+          "SELECT md5(string_agg(a::text, ',' ORDER BY aid)) FROM pgbench_accounts a",
+          "SELECT count(*) FROM pgbench_history")) {
+        assertThat(rows(lab.directDataSource(), sql)).as(sql).isEqualTo(rows(reference, sql));
+      }
+    }
+  }
+
+  @Test
+  void bothToolsRunTheSameTransactionAndJdbcCountsSevenRoundTrips(@TempDir Path dir)
+      throws Exception {
+    Optional<Path> pgbench = pgbench();
+    assumeThat(pgbench).as("pgbench on this machine").isPresent();
+    Path json = dir.resolve("pgbench.json");
+    ReportCommandTest.Run r = ReportCommandTest.run("pgbench", "--rtt", "0ms", "--clients", "1",
+        "--duration", "1s", "--synchronous-commit", "off", "--backend", "embedded",
+        "--pgbench", pgbench.get().toString(), "--json", json.toString());
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(json.toFile());
+    assertThat(report.path("pgbenchVersion").asText()).startsWith("pgbench (PostgreSQL)");
+    JsonNode rows = report.path("rows");
+    assertThat(rows).hasSize(4);
+    List<String> seen = new ArrayList<>();
+    for (JsonNode row : rows) {
+      seen.add(row.path("tool").asText() + " " + row.path("mode").asText());
+      assertThat(row.path("rttMs").asDouble()).isZero();
+      assertThat(row.path("clients").asInt()).isEqualTo(1);
+      assertThat(row.path("synchronousCommit").asText()).isEqualTo("off");
+      assertThat(row.path("transactions").asLong()).isPositive();
+      assertThat(row.path("tps").asDouble()).isPositive();
+      assertThat(row.path("latencyMs").asDouble()).isPositive();
+      assertThat(row.path("modelTps").asDouble()).isPositive();
+      assertThat(row.path("roundTripsPerTransaction").asDouble()).as(row.toString())
+          .isEqualTo(7.0);
+      assertThat(row.path("roundTripsCounted").asBoolean())
+          .isEqualTo(row.path("tool").asText().equals("jdbc"));
+    }
+    assertThat(seen).containsExactly("pgbench simple", "jdbc simple", "pgbench prepared",
+        "jdbc prepared");
+    assertThat(report.path("serverSettings").findValuesAsText("name"))
+        .contains("synchronous_commit", "shared_buffers");
+  }
+
+  @Test
+  void withoutPgbenchItSaysHowToGetIt(@TempDir Path dir) throws Exception {
+    ReportCommandTest.Run r = ReportCommandTest.run("pgbench", "--pgbench",
+        dir.resolve("pgbench").toString(), "--backend", "embedded");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("latency-lab: Invalid --pgbench '" + dir.resolve("pgbench")
+        + "': not an executable file (expected the path of PostgreSQL's pgbench)\n");
+    assertThat(PgbenchCommand.NOT_FOUND).startsWith("No pgbench found: install PostgreSQL's"
+        + " client programs (Debian/Ubuntu: apt-get install postgresql-15");
+  }
+
+  @Test
+  void badOptionsAreNamed() throws Exception {
+    assertThat(ReportCommandTest.run("pgbench", "--duration", "1.5s").err())
+        .isEqualTo("latency-lab: Invalid --duration '1.5s': expected whole seconds or minutes"
+            + " such as 10s or 2m (pgbench -T counts whole seconds)\n");
+    assertThat(ReportCommandTest.run("pgbench", "--modes", "extended").err())
+        .isEqualTo("latency-lab: Invalid --modes value 'extended': expected simple or"
+            + " prepared\n");
+  }
+
+  @Test
+  void thePasswordGoesInTheEnvironmentNotOnTheCommandLine() {
+    PostgresTarget target = new PostgresTarget("127.0.0.1", 5432, "app", "app", "s3cret");
+    assertThat(PgbenchCommand.pgEnvironment(target, "latency_lab, public"))
+        .containsExactly("PGPASSWORD=s3cret", "PGOPTIONS=-c search_path=latency_lab,\\ public");
+  }
+
+  private static DataSource dataSource(PostgresTarget t, String database) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL("jdbc:postgresql://" + t.host() + ":" + t.port() + "/" + database);
+    ds.setUser(t.user());
+    ds.setPassword(t.password());
+    return ds;
+  }
+
+  private static List<String> rows(DataSource ds, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        StringBuilder row = new StringBuilder();
+        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+          row.append(i == 1 ? "" : "|").append(rs.getString(i));
+        }
+        out.add(row.toString());
+      }
+    }
+    return out;
+  }
+}
