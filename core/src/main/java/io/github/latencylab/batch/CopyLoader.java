@@ -789,23 +789,33 @@ public final class CopyLoader {
     }
 
     private static int digitCount(long value) {
-      int n = 1;
-      while (value >= 10) {
-        value /= 10;
-        n++;
+      long power = 10;
+      for (int n = 1; n < 19; n++) {
+        if (value < power) {
+          return n;
+        }
+        power *= 10;
       }
-      return n;
+      return 19;
+    }
+
+    /**
+     * A BigDecimal's unscaled value as a long, if it has at most {@code digits} digits:
+     * {@code scaleByPowerOfTen} keeps BigDecimal's compact long, {@code unscaledValue} would
+     * build a BigInteger.
+     */
+    private static long unscaled(BigDecimal d, int digits) {
+      return d.precision() <= digits ? d.scaleByPowerOfTen(d.scale()).longValue() : -1;
     }
 
     /** A BigDecimal's plain digits; from its long unscaled value where it has one. */
     private void numericText(BigDecimal d) {
-      BigInteger unscaled = d.unscaledValue();
       int scale = d.scale(); // >= 0: check() normalised it
-      if (unscaled.bitLength() > 62 || scale > 18) {
+      if (d.precision() > 18) {
         ascii(d.toPlainString());
         return;
       }
-      long u = unscaled.longValue();
+      long u = unscaled(d, 18);
       ensure(scale + 22);
       if (u < 0) {
         bytes[size++] = '-';
@@ -993,14 +1003,13 @@ public final class CopyLoader {
      * digits stripped. 12345.678 is digits [1, 2345, 6780], weight 1, scale 3.
      */
     private void numericBinary(BigDecimal value) {
-      BigInteger unscaled = value.unscaledValue();
       int scale = value.scale(); // >= 0: check() normalised it
-      if (unscaled.bitLength() > 49 || scale > 16) {
+      if (value.precision() > 15) {
         numericBinaryFromDigits(value);
         return;
       }
-      // the unscaled long, its fraction padded to whole groups of 4 digits (< 2^49 x 1,000)
-      long u = Math.abs(unscaled.longValue());
+      // the unscaled long, its fraction padded to whole groups of 4 digits (< 10^18)
+      long u = Math.abs(unscaled(value, 15));
       int pad = (4 - scale % 4) % 4;
       for (int i = 0; i < pad; i++) {
         u *= 10;
