@@ -42,9 +42,9 @@ import picocli.CommandLine.Option;
  * <p>Fair by construction: at each RTT every tool loads once untimed first (the JVM's JIT, the
  * server's caches, the file in the page cache); psql's copy is timed inside its session by
  * {@code \timing}, and its process start and connection are reported apart; every load goes
- * into the same freshly truncated table; the CSV file holds the very text CopyLoader's CSV
- * sends; the tools take turns in a rotating order; each reports the median of at least 5
- * loads and their spread (min-max).
+ * into the same freshly truncated table (no autovacuum on it, a checkpoint before each load);
+ * the CSV file holds the very text CopyLoader's CSV sends; the tools take turns in a rotating
+ * order; each reports the median of at least 5 loads and their spread (min-max).
  */
 @Command(name = "copy-reference", mixinStandardHelpOptions = true,
     description = {"Loads the same rows with CopyLoader (CSV and BINARY) and with psql's \\copy"
@@ -88,13 +88,8 @@ public final class CopyReferenceCommand implements LatencyLabSubcommand {
         new IllegalStateException("No psql found: install the PostgreSQL client or pass --psql"));
     List<Object[]> values = rows(rows);
     Path csv = Files.createTempFile("latency-lab-copy-", ".csv");
-    CopyLoader copyCsv = CopyLoader.into(TABLE)
-        .column("id", CopyLoader.PgType.INT8).column("name", CopyLoader.PgType.TEXT)
-        .column("amount", CopyLoader.PgType.NUMERIC)
-        .column("created_at", CopyLoader.PgType.TIMESTAMPTZ)
-        .column("ref", CopyLoader.PgType.UUID).column("payload", CopyLoader.PgType.BYTEA)
-        .format(CopyLoader.Format.CSV);
-    CopyLoader copyBinary = copyCsv.format(CopyLoader.Format.BINARY);
+    CopyLoader copyCsv = loader(CopyLoader.Format.CSV);
+    CopyLoader copyBinary = loader(CopyLoader.Format.BINARY);
     String load = loadAverage();
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
         "%-6s | %-9s | %-27s | %-10s | %-27s | %-8s | %-27s | %s%n", "RTT", "measured",
@@ -149,8 +144,9 @@ public final class CopyReferenceCommand implements LatencyLabSubcommand {
     System.out.print(table);
     System.out.println(rows + " rows of " + TABLE + " (id int8, name text, amount numeric(12,2),"
         + " created_at timestamptz, ref uuid, payload bytea of 16 B), the same rows for every"
-        + " tool. rows/s: median of " + runs + " loads into the freshly truncated table, (min-max)"
-        + " of them, after one untimed load per tool at each RTT; the tools take turns.");
+        + " tool. rows/s: median of " + runs + " loads into the freshly truncated table (a"
+        + " checkpoint before each), (min-max) of them, after one untimed load per tool at each"
+        + " RTT; the tools take turns.");
     System.out.println("psql \\copy: timed by \\timing inside its session, from the CSV file"
         + " (the text CopyLoader's CSV sends); psql start: launching psql, connecting through"
         + " the proxy and exiting, median, not in its rows/s. CopyLoader: load() on an open"
@@ -176,6 +172,15 @@ public final class CopyReferenceCommand implements LatencyLabSubcommand {
     return values;
   }
 
+  static CopyLoader loader(CopyLoader.Format format) {
+    return CopyLoader.into(TABLE)
+        .column("id", CopyLoader.PgType.INT8).column("name", CopyLoader.PgType.TEXT)
+        .column("amount", CopyLoader.PgType.NUMERIC)
+        .column("created_at", CopyLoader.PgType.TIMESTAMPTZ)
+        .column("ref", CopyLoader.PgType.UUID).column("payload", CopyLoader.PgType.BYTEA)
+        .format(format);
+  }
+
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss", Locale.ROOT);
 
@@ -194,15 +199,22 @@ public final class CopyReferenceCommand implements LatencyLabSubcommand {
   static void createTable(DataSource direct) throws SQLException {
     try (Connection c = direct.getConnection(); Statement st = c.createStatement()) {
       st.execute("DROP TABLE IF EXISTS " + TABLE);
+      // no autovacuum (its ANALYZE or VACUUM after one load would run during the next)
       st.execute("CREATE TABLE " + TABLE + " (id bigint PRIMARY KEY, name text NOT NULL,"
           + " amount numeric(12,2) NOT NULL, created_at timestamptz NOT NULL, ref uuid NOT NULL,"
-          + " payload bytea NOT NULL)");
+          + " payload bytea NOT NULL) WITH (autovacuum_enabled = off)");
     }
   }
 
+  /** The same state before every load: an empty table, and no checkpoint pending. */
   private static void truncate(DataSource direct) throws SQLException {
     try (Connection c = direct.getConnection(); Statement st = c.createStatement()) {
       st.execute("TRUNCATE " + TABLE);
+      try {
+        st.execute("CHECKPOINT"); // else one falls due every few loads' WAL, inside a load
+      } catch (SQLException notAllowed) {
+        // needs superuser or pg_checkpoint (on a database of your own): loads vary a bit more
+      }
     }
   }
 
@@ -228,7 +240,7 @@ public final class CopyReferenceCommand implements LatencyLabSubcommand {
   private static final Pattern TIMING = Pattern.compile("(?m)^Time: ([\\d.]+) ms");
 
   /** psql's \copy: seconds inside the session (\timing), and seconds around it (start, exit). */
-  private static double[] psqlCopy(Path psql, PostgresTarget target, Path csv)
+  static double[] psqlCopy(Path psql, PostgresTarget target, Path csv)
       throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(psql.toString(), "-X", "-q", "-v", "ON_ERROR_STOP=1",
         "-h", target.host(), "-p", Integer.toString(target.port()), "-U", target.user(),
