@@ -9,6 +9,8 @@ import io.github.latencylab.wire.WireDataSource;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -69,14 +71,17 @@ public final class Lab implements AutoCloseable {
   }
 
   public static Lab start(LabConfig config) {
-    BackendKind kind = resolve(config.backend(), DockerProbe.dockerAnswers(System.getenv()));
+    BackendKind kind = resolve(config);
     String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
     LOG.info("Starting a {} Lab", kind.label());
     Backend backend;
     try {
       backend = switch (kind) {
         case EMBEDDED -> EmbeddedBackend.start(config);
-        case TESTCONTAINERS -> TestcontainersBackend.start(config);
+        case TESTCONTAINERS -> {
+          requireTestcontainers();
+          yield TestcontainersBackend.start(config);
+        }
         case EXTERNAL -> ExternalBackend.start(config);
         case AUTO -> throw new IllegalStateException("resolved above");
       };
@@ -94,32 +99,77 @@ public final class Lab implements AutoCloseable {
 
   /**
    * Why a Lab of {@code config}'s backend could not start here without waiting on a pull, if
-   * it could not: for testcontainers, no Docker engine, or an image not present locally.
+   * it could not: for testcontainers, Testcontainers not on the classpath, no Docker engine,
+   * or an image not present locally.
    */
-  public static java.util.Optional<String> unavailableReason(LabConfig config) {
-    java.util.Map<String, String> env = System.getenv();
-    BackendKind kind = resolve(config.backend(), DockerProbe.dockerAnswers(env));
-    if (kind != BackendKind.TESTCONTAINERS) {
-      return java.util.Optional.empty();
+  public static Optional<String> unavailableReason(LabConfig config) {
+    BackendKind kind = config.backend();
+    if (kind == BackendKind.AUTO) {
+      return Optional.empty(); // auto falls back to embedded
     }
-    if (!DockerProbe.dockerAnswers(env)) {
-      return java.util.Optional.of("no Docker engine answers");
-    }
-    for (Setting image : new Setting[] {Setting.POSTGRES_IMAGE, Setting.TOXIPROXY_IMAGE}) {
-      if (!DockerProbe.imagePresent(env, config.get(image))) {
-        return java.util.Optional.of("image " + config.get(image) + " (" + image.property()
-            + ") is not present locally");
-      }
-    }
-    return java.util.Optional.empty();
+    return kind == BackendKind.TESTCONTAINERS ? testcontainersMissing(config) : Optional.empty();
   }
 
-  /** AUTO becomes testcontainers where Docker answers, embedded elsewhere. */
-  static BackendKind resolve(BackendKind requested, boolean dockerAnswers) {
+  /**
+   * AUTO becomes testcontainers only where it can start at once (Testcontainers on the
+   * classpath, a Docker engine answering, both images present: never a pull that may hang),
+   * embedded elsewhere, and says why in one line.
+   */
+  static BackendKind resolve(LabConfig config) {
+    if (config.backend() != BackendKind.AUTO) {
+      return config.backend();
+    }
+    Optional<String> missing = testcontainersMissing(config);
+    missing.ifPresent(why -> LOG.info("Backend auto: embedded, not testcontainers: {}", why));
+    return resolve(BackendKind.AUTO, missing);
+  }
+
+  static BackendKind resolve(BackendKind requested, Optional<String> testcontainersMissing) {
     if (requested != BackendKind.AUTO) {
       return requested;
     }
-    return dockerAnswers ? BackendKind.TESTCONTAINERS : BackendKind.EMBEDDED;
+    return testcontainersMissing.isEmpty() ? BackendKind.TESTCONTAINERS : BackendKind.EMBEDDED;
+  }
+
+  private static Optional<String> testcontainersMissing(LabConfig config) {
+    if (!testcontainersOnClasspath()) {
+      return Optional.of(TESTCONTAINERS_MISSING);
+    }
+    Map<String, String> env = System.getenv();
+    if (!DockerProbe.dockerAnswers(env)) {
+      return Optional.of("no Docker engine answers");
+    }
+    for (Setting image : new Setting[] {Setting.POSTGRES_IMAGE, Setting.TOXIPROXY_IMAGE}) {
+      if (!DockerProbe.imagePresent(env, config.get(image))) {
+        return Optional.of("image " + config.get(image) + " (" + image.property()
+            + ") is not present locally: docker pull it, or set " + image.property());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static final String TESTCONTAINERS_MISSING = "Testcontainers is not on the"
+      + " classpath: add org.testcontainers:testcontainers-postgresql and"
+      + " org.testcontainers:testcontainers-toxiproxy (test scope) to use the testcontainers"
+      + " backend";
+
+  private static boolean testcontainersOnClasspath() {
+    try {
+      Class.forName("org.testcontainers.postgresql.PostgreSQLContainer", false,
+          Lab.class.getClassLoader());
+      Class.forName("org.testcontainers.toxiproxy.ToxiproxyContainer", false,
+          Lab.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  private static void requireTestcontainers() {
+    if (!testcontainersOnClasspath()) {
+      throw new IllegalStateException("Cannot start the testcontainers backend: "
+          + TESTCONTAINERS_MISSING);
+    }
   }
 
   public BackendKind backend() {

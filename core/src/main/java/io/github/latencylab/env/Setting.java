@@ -10,8 +10,9 @@ import java.util.Map;
  */
 public enum Setting {
   BACKEND("latencylab.backend", "auto",
-      "auto | embedded | testcontainers | external. auto: testcontainers where a Docker engine"
-          + " answers, embedded elsewhere."),
+      "auto | embedded | testcontainers | external. auto: testcontainers where it can start at"
+          + " once (Testcontainers on the classpath, a Docker engine answering, both images"
+          + " present locally), embedded elsewhere, with a line saying why."),
   TOXIPROXY_SERVER("latencylab.toxiproxy.server", "",
       "embedded: path of the toxiproxy-server binary. Empty: toxiproxy-server on PATH, then the"
           + " cache, then built there with go."),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class LabConfigTest {
@@ -31,11 +32,15 @@ class LabConfigTest {
   }
 
   @Test
-  void autoMeansTestcontainersOnlyWhereDockerAnswers() {
-    assertThat(Lab.resolve(BackendKind.AUTO, true)).isEqualTo(BackendKind.TESTCONTAINERS);
-    assertThat(Lab.resolve(BackendKind.AUTO, false)).isEqualTo(BackendKind.EMBEDDED);
-    assertThat(Lab.resolve(BackendKind.EXTERNAL, true)).isEqualTo(BackendKind.EXTERNAL);
-    assertThat(Lab.resolve(BackendKind.EMBEDDED, true)).isEqualTo(BackendKind.EMBEDDED);
+  void autoMeansTestcontainersOnlyWhereItCanStartAtOnce() {
+    Optional<String> ready = Optional.empty();
+    Optional<String> noImage = Optional.of("image postgres:17 is not present locally");
+    assertThat(Lab.resolve(BackendKind.AUTO, ready)).isEqualTo(BackendKind.TESTCONTAINERS);
+    assertThat(Lab.resolve(BackendKind.AUTO, noImage)).isEqualTo(BackendKind.EMBEDDED);
+    assertThat(Lab.resolve(BackendKind.EXTERNAL, ready)).isEqualTo(BackendKind.EXTERNAL);
+    assertThat(Lab.resolve(BackendKind.EMBEDDED, ready)).isEqualTo(BackendKind.EMBEDDED);
+    assertThat(Lab.resolve(BackendKind.TESTCONTAINERS, noImage))
+        .isEqualTo(BackendKind.TESTCONTAINERS);
   }
 
   @Test

@@ -2,7 +2,6 @@ package io.github.latencylab.bench.runner;
 
 import io.github.latencylab.bench.support.SharedLab;
 import io.github.latencylab.cli.LabOptions;
-import io.github.latencylab.cli.LatencyLabSubcommand;
 import io.github.latencylab.cli.Progress;
 import io.github.latencylab.cli.RttConverter;
 import io.github.latencylab.env.Lab;
@@ -12,8 +11,8 @@ import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.BaselineComparison;
-import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Measurement;
+import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -27,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
@@ -51,7 +51,7 @@ import picocli.CommandLine.Option;
     description = {"Runs the JMH suites against one Lab, each RTT set and calibrated once.",
         "Cells that would take longer than the profile allows are predicted by the model"
             + " T(L) = T(L0) + round trips x (L - L0) and marked so."})
-public final class BenchCommand implements LatencyLabSubcommand {
+public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--include", paramLabel = "REGEX", defaultValue = ".*",
       description = "Suites or benchmarks to run, a regular expression (default: all), e.g."

@@ -1,10 +1,7 @@
-package io.github.latencylab.bench.insert;
+package io.github.latencylab.cli;
 
 import io.github.latencylab.batch.CopyLoader;
-import io.github.latencylab.cli.LabOptions;
-import io.github.latencylab.cli.LatencyLabSubcommand;
-import io.github.latencylab.cli.Progress;
-import io.github.latencylab.cli.RttConverter;
+import io.github.latencylab.bench.insert.InsertRows;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.latency.Rtt;
@@ -26,6 +23,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,7 +48,7 @@ import picocli.CommandLine.Option;
     description = {"Loads the same rows with CopyLoader (CSV and BINARY) and with psql's \\copy"
         + " from a CSV file, through the same proxy at each RTT, and prints rows/s (median and"
         + " spread) and their ratios."})
-public final class CopyReferenceCommand implements LatencyLabSubcommand {
+public final class CopyReferenceCommand implements Callable<Integer> {
 
   static final String TABLE = "copy_reference";
   static final String COLUMNS = "(id, name, amount, created_at, ref, payload)";

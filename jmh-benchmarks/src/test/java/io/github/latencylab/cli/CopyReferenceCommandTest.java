@@ -1,4 +1,4 @@
-package io.github.latencylab.bench.insert;
+package io.github.latencylab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,4 +1,4 @@
-package io.github.latencylab.demo;
+package io.github.latencylab.cli;
 
 import io.github.latencylab.env.LabEnvironment;
 import java.util.LinkedHashMap;

@@ -1,19 +1,16 @@
 package io.github.latencylab.cli;
 
-import java.util.ServiceLoader;
-import picocli.CommandLine;
+import io.github.latencylab.bench.runner.BenchCommand;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
-/**
- * {@code ./latency-lab}: the launcher's entry point. {@code calibrate} lives here; the other
- * modules add their subcommands ({@code bench}, {@code demo}...) through
- * {@link LatencyLabSubcommand} services.
- */
+/** {@code ./latency-lab}: the launcher's entry point, with every command. */
 @Command(name = "latency-lab", mixinStandardHelpOptions = true,
     versionProvider = LatencyLab.Version.class,
     description = "What database round trips cost: PostgreSQL behind Toxiproxy, round trips"
         + " counted at the wire.",
-    subcommands = {CalibrateCommand.class, ReportCommand.class})
+    subcommands = {BenchCommand.class, DemoCommand.class, CalibrateCommand.class,
+        CopyReferenceCommand.class, ReportCommand.class})
 public final class LatencyLab implements Runnable {
 
   @CommandLine.Spec
@@ -36,9 +33,6 @@ public final class LatencyLab implements Runnable {
       }
       throw e;
     });
-    for (LatencyLabSubcommand sub : ServiceLoader.load(LatencyLabSubcommand.class)) {
-      cl.addSubcommand(sub);
-    }
     return cl;
   }
 

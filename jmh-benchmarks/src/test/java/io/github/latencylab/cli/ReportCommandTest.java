@@ -1,9 +1,11 @@
-package io.github.latencylab.report;
+package io.github.latencylab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.latencylab.cli.LatencyLab;
-import io.github.latencylab.cli.ReportCommand;
+import io.github.latencylab.report.Baseline;
+import io.github.latencylab.report.JmhJson;
+import io.github.latencylab.report.Measurement;
+import io.github.latencylab.report.Results;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Method;
@@ -19,7 +21,9 @@ import picocli.CommandLine;
  */
 class ReportCommandTest {
 
-  static final Path JMH = JmhJsonTest.fixture("jmh-insert.json").toAbsolutePath();
+  // core's fixture: a real JMH run of the insert suite
+  static final Path JMH = Path.of("../core/src/test/resources/report/jmh-insert.json")
+      .toAbsolutePath().normalize();
 
   record Run(int exitCode, String out, String err) {
   }
@@ -86,11 +90,12 @@ class ReportCommandTest {
 
   @Test
   void severalResultFilesMakeOneReport(@TempDir Path dir) throws Exception {
-    java.util.List<Measurement> cells = Cells.run();
+    Results run = JmhJson.read(JMH);
+    java.util.List<Measurement> cells = run.measurements();
     Path a = dir.resolve("a.json");
     Path b = dir.resolve("b.json");
-    Cells.results(cells.subList(0, 2)).write(a);
-    Cells.results(cells.subList(2, 4)).write(b);
+    half(run, cells.subList(0, 4)).write(a);
+    half(run, cells.subList(4, cells.size())).write(b);
 
     Run r = run("report", "--results", a.toString(), b.toString(), "--out",
         dir.resolve("out").toString());
@@ -103,7 +108,11 @@ class ReportCommandTest {
         dir.resolve("out2").toString());
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("latency-lab: Cannot merge " + a + " with " + a + ": both have"
-        + " the cell InsertBenchmark.executeBatch rows=1000 @ 0.5ms" + System.lineSeparator());
+        + " the cell InsertBenchmark.copyCsv rows=1000 @ 0.5ms" + System.lineSeparator());
+  }
+
+  private static Results half(Results run, java.util.List<Measurement> cells) {
+    return new Results(run.kind(), run.createdAt(), run.profile(), run.environment(), cells);
   }
 
   @Test

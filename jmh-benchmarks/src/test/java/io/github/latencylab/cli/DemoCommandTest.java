@@ -1,4 +1,4 @@
-package io.github.latencylab.demo;
+package io.github.latencylab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

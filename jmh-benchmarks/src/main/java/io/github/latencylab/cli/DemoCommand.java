@@ -1,14 +1,14 @@
-package io.github.latencylab.demo;
+package io.github.latencylab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.latencylab.cli.LabOptions;
-import io.github.latencylab.cli.LatencyLabSubcommand;
-import io.github.latencylab.cli.Progress;
-import io.github.latencylab.cli.RttConverter;
-import io.github.latencylab.demo.DemoReport.AtRtt;
-import io.github.latencylab.demo.DemoReport.Row;
+import io.github.latencylab.cli.DemoReport.AtRtt;
+import io.github.latencylab.cli.DemoReport.Row;
+import io.github.latencylab.demo.Library;
+import io.github.latencylab.demo.Listing;
 import io.github.latencylab.demo.NPlusOneStrategy.Question;
+import io.github.latencylab.demo.NPlusOneStrategy;
+import io.github.latencylab.demo.StrategyRun;
 import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
@@ -33,13 +33,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import picocli.CommandLine;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code ./latency-lab demo}: the N+1 and its fixes, side by side, at a latency, with every
@@ -52,7 +53,7 @@ import picocli.CommandLine.Spec;
         + " SQL statements and round trips read at the wire, times measured, times at other"
         + " latencies predicted. Runs on the embedded backend unless --backend or"
         + " latencylab.backend says otherwise."})
-public final class DemoCommand implements LatencyLabSubcommand {
+public final class DemoCommand implements Callable<Integer> {
 
   /** A strategy's timed runs repeat while they are this quick, to steady the median. */
   private static final double REPEAT_BELOW_MS = 200;

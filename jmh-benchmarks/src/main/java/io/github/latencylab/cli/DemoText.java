@@ -1,7 +1,7 @@
-package io.github.latencylab.demo;
+package io.github.latencylab.cli;
 
-import io.github.latencylab.demo.DemoReport.AtRtt;
-import io.github.latencylab.demo.DemoReport.Row;
+import io.github.latencylab.cli.DemoReport.AtRtt;
+import io.github.latencylab.cli.DemoReport.Row;
 import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Locale;
