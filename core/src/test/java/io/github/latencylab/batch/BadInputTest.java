@@ -288,6 +288,31 @@ class BadInputTest {
     }
   }
 
+  /**
+   * The last statement carries the COMMIT (or the RELEASE of the caller's savepoint): when it
+   * fails, nothing of the load stays, in autocommit and in the caller's transaction.
+   */
+  @ParameterizedTest
+  @MethodSource("plainLoaders") // an upsert updates a duplicate key
+  void aFailureInTheLastStatementUndoesTheWholeLoad(Loader loader) throws Exception {
+    Object[] duplicate = good(ROWS - 1);
+    duplicate[0] = EXISTING;
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      assertThatThrownBy(() -> loader.load(c, List.of("bad"), COLUMNS,
+          rowsWith(ROWS - 1, duplicate))).isInstanceOf(SQLException.class);
+      assertUnchangedAndUsable(c, true);
+
+      c.setAutoCommit(false);
+      st.execute("INSERT INTO bad (id, t) VALUES (9999999, 'mine')");
+      assertThatThrownBy(() -> loader.load(c, List.of("bad"), COLUMNS,
+          rowsWith(ROWS - 1, duplicate))).isInstanceOf(SQLException.class);
+      assertThat(count(c, "true")).isEqualTo(3);
+      c.rollback();
+      c.setAutoCommit(true);
+      assertUnchangedAndUsable(c, true);
+    }
+  }
+
   /** The caller's row source failing half-way is a failure like any other. */
   @ParameterizedTest
   @EnumSource(Loader.class)
