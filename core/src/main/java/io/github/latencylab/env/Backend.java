@@ -23,7 +23,15 @@ interface Backend extends AutoCloseable {
   /** The proxy whose toxics set the latency; absent when the backend has no Toxiproxy. */
   Optional<Proxy> proxy();
 
-  /** One line for logs and result files: what runs where. */
+  /**
+   * Whether the database goes away with the backend (embedded, testcontainers): then what the
+   * Lab created there goes with it; otherwise (external) the Lab removes it on close.
+   */
+  default boolean ownsDatabase() {
+    return true;
+  }
+
+  /** One line for logs and result files: what runs where; never a password. */
   String describe();
 
   /** Stops whatever this backend started; idempotent. */

@@ -4,12 +4,19 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Map;
 import java.util.Optional;
-import org.postgresql.PGProperty;
+import java.util.Properties;
+import java.util.TreeMap;
 import org.postgresql.Driver;
+import org.postgresql.PGProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** A database the user runs, optionally behind a Toxiproxy the user runs too. */
 final class ExternalBackend implements Backend {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExternalBackend.class);
 
   private final PostgresTarget direct;
   private final Proxy proxy;
@@ -27,32 +34,78 @@ final class ExternalBackend implements Backend {
   }
 
   static ExternalBackend start(LabConfig config) throws IOException {
+    PostgresTarget direct = target(config);
+    String api = config.get(Setting.TOXIPROXY_URL);
+    if (api.isBlank()) {
+      return new ExternalBackend(direct, null, null, null, null);
+    }
+    if ("verify-full".equals(direct.parameters().get("sslmode"))
+        && !direct.parameters().containsKey("sslhostnameverifier")) {
+      LOG.warn("sslmode=verify-full through Toxiproxy: pgjdbc checks the server's certificate"
+          + " against the proxy's host, not {}; see docs/own-database.md#tls-through-the-proxy",
+          direct.host());
+    }
+    URI uri = URI.create(api);
+    ToxiproxyClient client = new ToxiproxyClient(uri.getHost(), uri.getPort() < 0 ? 8474 : uri.getPort());
+    String upstream = direct.host() + ":" + direct.port();
+    Proxy proxy = createProxy(client, "latency-lab", config, upstream);
+    Proxy baseline;
+    try {
+      baseline = createProxy(client, "latency-lab-baseline", config, upstream);
+    } catch (IOException | RuntimeException e) {
+      proxy.delete();
+      throw e;
+    }
+    return new ExternalBackend(direct, proxy, reach(direct, proxy, uri), baseline,
+        reach(direct, baseline, uri));
+  }
+
+  /**
+   * The database the user's URL names, with every parameter the URL gives (sslmode,
+   * sslrootcert, options, targetServerType...): on the direct connections and, through
+   * {@link #reach}, on the proxied ones. A user or password in the URL moves to its field,
+   * so that no URL the Lab builds or shows holds the password.
+   */
+  static PostgresTarget target(LabConfig config) {
     String url = config.get(Setting.JDBC_URL);
     if (url.isBlank()) {
       throw new IllegalArgumentException("The external backend needs "
           + Setting.JDBC_URL.property() + " (" + Setting.JDBC_URL.environmentVariable()
           + "), e.g. -D" + Setting.JDBC_URL.property() + "=jdbc:postgresql://host:5432/db");
     }
-    var parsed = Driver.parseURL(url, null);
+    Properties parsed = Driver.parseURL(url, null);
     if (parsed == null) {
       throw new IllegalArgumentException(config.invalid(Setting.JDBC_URL, "pgjdbc cannot parse it"));
     }
-    String host = PGProperty.PG_HOST.getOrDefault(parsed).split(",")[0];
+    String[] hosts = PGProperty.PG_HOST.getOrDefault(parsed).split(",");
+    if (hosts.length > 1) {
+      throw new IllegalArgumentException(config.invalid(Setting.JDBC_URL, "it names "
+          + hosts.length + " hosts; the Lab measures one server (and its proxy forwards to one):"
+          + " give the host to measure"));
+    }
     int port = Integer.parseInt(PGProperty.PG_PORT.getOrDefault(parsed).split(",")[0]);
     String database = PGProperty.PG_DBNAME.getOrDefault(parsed);
-    PostgresTarget direct = new PostgresTarget(host, port, database,
-        config.get(Setting.JDBC_USER), config.get(Setting.JDBC_PASSWORD));
-
-    String api = config.get(Setting.TOXIPROXY_URL);
-    if (api.isBlank()) {
-      return new ExternalBackend(direct, null, null, null, null);
+    Map<String, String> parameters = new TreeMap<>();
+    for (String name : parsed.stringPropertyNames()) {
+      parameters.put(name, parsed.getProperty(name));
     }
-    URI uri = URI.create(api);
-    ToxiproxyClient client = new ToxiproxyClient(uri.getHost(), uri.getPort() < 0 ? 8474 : uri.getPort());
-    Proxy proxy = createProxy(client, "latency-lab", config, host + ":" + port);
-    Proxy baseline = createProxy(client, "latency-lab-baseline", config, host + ":" + port);
-    return new ExternalBackend(direct, proxy, reach(direct, proxy, uri), baseline,
-        reach(direct, baseline, uri));
+    for (String name : new String[] {"PGHOST", "PGPORT", "PGDBNAME"}) {
+      parameters.remove(name);
+    }
+    String userInUrl = parameters.remove("user");
+    String passwordInUrl = parameters.remove("password");
+    for (String counting : new String[] {"socketFactory", "socketFactoryArg"}) {
+      if (parameters.containsKey(counting)) {
+        throw new IllegalArgumentException(config.invalid(Setting.JDBC_URL, "it sets "
+            + counting + "; the Lab counts round trips with a socket factory of its own:"
+            + " remove " + counting + " from the URL"));
+      }
+    }
+    String user = config.get(Setting.JDBC_USER);
+    String password = config.get(Setting.JDBC_PASSWORD);
+    return new PostgresTarget(hosts[0], port, database,
+        user.isEmpty() && userInUrl != null ? userInUrl : user,
+        password.isEmpty() && passwordInUrl != null ? passwordInUrl : password, parameters);
   }
 
   private static Proxy createProxy(ToxiproxyClient client, String name, LabConfig config,
@@ -83,6 +136,12 @@ final class ExternalBackend implements Backend {
     return direct;
   }
 
+  /** The user's database outlives the Lab: what the Lab created there, it removes. */
+  @Override
+  public boolean ownsDatabase() {
+    return false;
+  }
+
   @Override
   public Optional<PostgresTarget> proxied() {
     return Optional.ofNullable(proxied);
@@ -100,7 +159,7 @@ final class ExternalBackend implements Backend {
 
   @Override
   public String describe() {
-    return "external " + direct.jdbcUrl()
+    return "external " + direct.redactedUrl()
         + (proxy == null ? " (no Toxiproxy: real network latency)" : " via Toxiproxy " + proxied.host() + ":" + proxied.port());
   }
 

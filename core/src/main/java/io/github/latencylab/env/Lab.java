@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit.
+ * <p>Everything a backend starts stops on {@link #close()}, and on JVM exit. Everything the
+ * Lab's connections create lives in the Lab's own schema ({@link #schema()}); on a database
+ * the Lab does not own (external), that schema is dropped on close, and nothing outside it is
+ * ever dropped or altered (docs/own-database.md).
  */
 public final class Lab implements AutoCloseable {
 
@@ -40,6 +43,9 @@ public final class Lab implements AutoCloseable {
 
   private final String id;
   private final Backend backend;
+  private final LabSchema schema;
+  private final PostgresTarget target;
+  private final PostgresTarget direct;
   private final WireCounter wire = new WireCounter();
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
@@ -49,20 +55,31 @@ public final class Lab implements AutoCloseable {
   private boolean closed;
   private boolean stopped;
 
-  private Lab(String id, Backend backend, boolean calibrate) {
+  private Lab(String id, Backend backend, LabSchema schema, boolean calibrate) {
     this.id = id;
     this.backend = backend;
+    this.schema = schema;
     CountingSocketFactory.register(id, wire);
-    PostgresTarget target = backend.proxied().orElse(backend.direct());
+    String inUrl = backend.direct().schema();
+    if (inUrl != null && !inUrl.equals(schema.name())) {
+      LOG.info("currentSchema={} of the URL is not used: the Lab works in schema {}", inUrl,
+          schema.name());
+    }
+    this.direct = inSchema(backend.direct());
+    this.target = backend.proxied().map(this::inSchema).orElse(direct);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
-    PostgresTarget direct = backend.direct();
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
         direct.password(), id, wire);
     this.latency = new LatencyControl(backend.proxy().orElse(null), plain(target),
-        backend.baseline().map(Lab::plain).orElse(null), calibrate);
+        backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  // pgjdbc sends currentSchema as search_path in the startup packet: no extra round trip
+  private PostgresTarget inSchema(PostgresTarget t) {
+    return t.withParameter("currentSchema", schema.name());
   }
 
   /** Starts a Lab with settings from system properties and environment variables. */
@@ -92,8 +109,16 @@ public final class Lab implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while starting the " + kind.label() + " Lab", e);
     }
-    Lab lab = new Lab(id, backend, config.calibrate());
-    LOG.info("Lab ready: {}", backend.describe());
+    LabSchema schema;
+    try {
+      schema = LabSchema.claim(backend.direct(), config.get(Setting.SCHEMA),
+          !backend.ownsDatabase());
+    } catch (RuntimeException e) {
+      backend.close();
+      throw e;
+    }
+    Lab lab = new Lab(id, backend, schema, config.calibrate());
+    LOG.info("Lab ready: {}", lab.describe());
     return lab;
   }
 
@@ -176,9 +201,20 @@ public final class Lab implements AutoCloseable {
     return backend.kind();
   }
 
-  /** What runs where, in one line. */
+  /** What runs where, in one line (never a password). */
   public String describe() {
-    return backend.describe();
+    return backend.describe() + ", schema " + schema.name();
+  }
+
+  /**
+   * The schema that holds everything this Lab and its workloads create: every connection the
+   * Lab hands out works in it ({@code currentSchema}); for a libpq tool such as pgbench, pass
+   * {@code PGOPTIONS='-c search_path=<schema>'} ({@link PostgresTarget#libpqEnvironment()}
+   * does). The Lab creates it at start and, where the database outlives the Lab (external),
+   * drops it on close; it never drops or alters anything outside it.
+   */
+  public String schema() {
+    return schema.name();
   }
 
   /** Connections through the proxy (when there is one), counted on {@link #wire()}. */
@@ -195,12 +231,24 @@ public final class Lab implements AutoCloseable {
     return backend.proxy().isPresent();
   }
 
-  public PostgresTarget target() {
-    return backend.proxied().orElse(backend.direct());
+  /**
+   * Throws unless {@code connection} works in a schema latency-lab created (a Lab's
+   * {@link #schema()}, alone on its search_path). A workload calls it before its set-up drops
+   * or creates anything, so that a data source that is not a Lab's can never make it drop a
+   * user's table of the same name.
+   */
+  public static void requireLabSchema(Connection connection) throws SQLException {
+    LabSchema.require(connection);
   }
 
+  /** Where {@link #dataSource()} connects: through the proxy, in {@link #schema()}. */
+  public PostgresTarget target() {
+    return target;
+  }
+
+  /** Where {@link #directDataSource()} connects: straight to PostgreSQL, in {@link #schema()}. */
   public PostgresTarget directTarget() {
-    return backend.direct();
+    return direct;
   }
 
   /**
@@ -208,8 +256,8 @@ public final class Lab implements AutoCloseable {
    * wants a URL rather than a DataSource (user and password: {@link #target()}).
    */
   public String jdbcUrl() {
-    return target().jdbcUrl() + "?socketFactory=" + CountingSocketFactory.class.getName()
-        + "&socketFactoryArg=" + id;
+    return target.withParameter("socketFactory", CountingSocketFactory.class.getName())
+        .withParameter("socketFactoryArg", id).jdbcUrl();
   }
 
   /** Round trips and bytes of every connection of this Lab. */
@@ -266,7 +314,7 @@ public final class Lab implements AutoCloseable {
   /** The server's version and the settings that matter for results, read once. */
   public synchronized ServerInfo server() {
     if (server == null) {
-      try (Connection c = plain(backend.direct()).getConnection()) {
+      try (Connection c = plain(direct).getConnection()) {
         server = ServerInfo.read(c);
       } catch (SQLException e) {
         throw new IllegalStateException("Could not read the server's settings: " + e.getMessage(), e);
@@ -323,7 +371,13 @@ public final class Lab implements AutoCloseable {
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
-    backend.close();
+    // the proxies first: the workload's connections through them end, and with them any
+    // lock that would hold up dropping the schema
+    try {
+      backend.close();
+    } finally {
+      schema.close();
+    }
     CountingSocketFactory.unregister(id);
     LOG.info("Lab stopped: {}", backend.kind().label());
   }

@@ -89,6 +89,12 @@ public final class LabConfig {
     if (!calibrate.equalsIgnoreCase("true") && !calibrate.equalsIgnoreCase("false")) {
       throw new IllegalArgumentException(invalid(Setting.CALIBRATE, "expected true or false"));
     }
+    if (!get(Setting.SCHEMA).matches("[a-z_][a-z0-9_]{0,62}") || get(Setting.SCHEMA)
+        .startsWith("pg_")) {
+      throw new IllegalArgumentException(invalid(Setting.SCHEMA, "expected a lower-case name of"
+          + " letters, digits and _, at most 63 characters, not starting with pg_ (e.g."
+          + " latency_lab)"));
+    }
     String url = get(Setting.JDBC_URL);
     if (!url.isBlank() && !url.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
@@ -103,16 +109,24 @@ public final class LabConfig {
   }
 
   String invalid(Setting setting, String rule) {
-    return "Invalid " + setting.property() + " '" + get(setting) + "' (from "
+    return "Invalid " + setting.property() + " '" + shown(setting) + "' (from "
         + sourceOf(setting) + "): " + rule;
+  }
+
+  /** The value as logs and messages may show it: no password, not even one in the URL. */
+  private String shown(Setting setting) {
+    String value = get(setting);
+    if (setting == Setting.JDBC_PASSWORD) {
+      return value.isEmpty() ? "" : "***";
+    }
+    return setting == Setting.JDBC_URL ? PostgresTarget.redact(value) : value;
   }
 
   @Override
   public String toString() {
     StringBuilder out = new StringBuilder("LabConfig{");
     for (Setting s : Setting.values()) {
-      String value = s == Setting.JDBC_PASSWORD && !get(s).isEmpty() ? "***" : get(s);
-      out.append(s.property()).append('=').append(value).append(", ");
+      out.append(s.property()).append('=').append(shown(s)).append(", ");
     }
     return out.append('}').toString().replace(", }", "}");
   }

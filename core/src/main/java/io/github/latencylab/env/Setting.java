@@ -22,8 +22,13 @@ public enum Setting {
       "testcontainers: the PostgreSQL image (any image compatible with the official one)."),
   TOXIPROXY_IMAGE("latencylab.toxiproxy.image", "ghcr.io/shopify/toxiproxy:2.5.0",
       "testcontainers: the Toxiproxy image."),
+  SCHEMA("latencylab.schema", "latency_lab",
+      "The schema that holds everything latency-lab creates (every connection of the Lab works"
+          + " in it: currentSchema). The Lab creates it at start and marks it as its own; it"
+          + " refuses a schema of that name it did not create; external: dropped on close."),
   JDBC_URL("latencylab.jdbc.url", "",
-      "external: JDBC URL of the database, e.g. jdbc:postgresql://db.example.com:5432/app."),
+      "external: JDBC URL of the database, e.g. jdbc:postgresql://db.example.com:5432/app."
+          + " Every parameter is kept (sslmode, sslrootcert, options, ...)."),
   JDBC_USER("latencylab.jdbc.user", "", "external: user name."),
   JDBC_PASSWORD("latencylab.jdbc.password", "", "external: password."),
   TOXIPROXY_URL("latencylab.toxiproxy.url", "",

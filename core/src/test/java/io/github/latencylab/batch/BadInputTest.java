@@ -531,6 +531,7 @@ class BadInputTest {
       // an upsert stages its rows in a temporary table: a role without TEMPORARY cannot
       String database = c.getCatalog();
       st.execute("DROP ROLE IF EXISTS no_temp; CREATE ROLE no_temp; GRANT ALL ON bad TO no_temp;"
+          + " GRANT USAGE ON SCHEMA " + lab.schema() + " TO no_temp;"
           + " REVOKE TEMPORARY ON DATABASE \"" + database + "\" FROM PUBLIC");
       try (Connection fresh = lab.dataSource().getConnection();
           Statement role = fresh.createStatement()) {
@@ -544,7 +545,8 @@ class BadInputTest {
         role.execute("RESET ROLE");
       } finally {
         st.execute("GRANT TEMPORARY ON DATABASE \"" + database + "\" TO PUBLIC;"
-            + " REVOKE ALL ON bad FROM no_temp; DROP ROLE no_temp");
+            + " REVOKE ALL ON bad FROM no_temp; REVOKE USAGE ON SCHEMA " + lab.schema()
+            + " FROM no_temp; DROP ROLE no_temp");
       }
       // what a transaction says after an error, unless something rolls back to a savepoint
       c.setAutoCommit(false);

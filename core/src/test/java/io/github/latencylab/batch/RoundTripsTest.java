@@ -405,7 +405,7 @@ class RoundTripsTest {
       // snippet-begin copy-loader-stream
       Stream<Object[]> generated = LongStream.range(0, 100_000)
           .mapToObj(id -> new Object[] {id, "name " + id});
-      long copied = CopyLoader.into("public", "item")
+      long copied = CopyLoader.into(lab.schema(), "item")
           .column("id", CopyLoader.PgType.INT8)
           .column("name", CopyLoader.PgType.TEXT)
           .format(CopyLoader.Format.BINARY)

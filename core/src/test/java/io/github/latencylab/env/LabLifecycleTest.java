@@ -1,13 +1,7 @@
 package io.github.latencylab.env;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
-import eu.rekawek.toxiproxy.ToxiproxyClient;
-import io.github.latencylab.latency.LatencyControl;
-import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.latency.RttMeasurement;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.sql.Connection;
@@ -17,7 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Starting and stopping: what a Lab gives, and that nothing is left running after it. */
+/**
+ * Starting and stopping: what a Lab gives, and that nothing is left running after it (the
+ * external backend: {@link ExternalBackendTest}).
+ */
 class LabLifecycleTest {
 
   private static LabConfig embedded() {
@@ -78,72 +75,6 @@ class LabLifecycleTest {
     lab.close();
     assertThat(listening(direct)).as("PostgreSQL port after close").isFalse();
     assertThat(listening(proxied)).as("proxy port after close").isFalse();
-  }
-
-  @Test
-  void externalLabWithoutToxiproxyMeasuresTheRealNetworkAndRefusesToAddLatency() {
-    try (Lab server = Lab.start(embedded())) {
-      PostgresTarget db = server.directTarget();
-      LabConfig external = LabConfig.fromEnvironment()
-          .withBackend(BackendKind.EXTERNAL)
-          .with(Setting.JDBC_URL, db.jdbcUrl())
-          .with(Setting.JDBC_USER, db.user())
-          .with(Setting.JDBC_PASSWORD, db.password());
-      try (Lab lab = Lab.start(external)) {
-        assertThat(lab.hasProxy()).isFalse();
-        assertThat(lab.describe()).contains("no Toxiproxy: real network latency");
-        RttMeasurement real = lab.measure(Rtt.ZERO, 20);
-        assertThat(real.baseline().samples()).isEqualTo(20);
-        assertThat(real.addedMeanMs()).isZero();
-        assertThatThrownBy(() -> lab.rtt(Rtt.parse("20ms")))
-            .hasMessageStartingWith("Cannot add 20ms: this Lab has no Toxiproxy (external ")
-            .hasMessageEndingWith("Set latencylab.toxiproxy.url to add latency; without it the"
-                + " latency is the real network's");
-      }
-    }
-  }
-
-  @Test
-  void externalLabBehindTheUsersToxiproxyAddsLatencyAndRemovesItsProxies() throws Exception {
-    try (Lab server = Lab.start(embedded());
-        ToxiproxyServer users = ToxiproxyServer.start(LabConfig.fromEnvironment())) {
-      PostgresTarget db = server.directTarget();
-      ToxiproxyClient api = new ToxiproxyClient("127.0.0.1", users.port());
-      api.createProxy("latency-lab", "127.0.0.1:0", "127.0.0.1:1"); // a stale one, replaced
-      LabConfig external = LabConfig.fromEnvironment()
-          .withBackend(BackendKind.EXTERNAL)
-          .with(Setting.JDBC_URL, db.jdbcUrl())
-          .with(Setting.JDBC_USER, db.user())
-          .with(Setting.JDBC_PASSWORD, db.password())
-          .with(Setting.TOXIPROXY_URL, "http://127.0.0.1:" + users.port());
-      try (Lab lab = Lab.start(external)) {
-        assertThat(lab.hasProxy()).isTrue();
-        assertThat(lab.describe()).startsWith("external " + db.jdbcUrl() + " via Toxiproxy"
-            + " 127.0.0.1:");
-        assertThat(api.getProxy("latency-lab").getUpstream())
-            .isEqualTo(db.host() + ":" + db.port());
-        assertThat(api.getProxy("latency-lab").getListen())
-            .isEqualTo(lab.target().host() + ":" + lab.target().port());
-        assertThat(api.getProxy("latency-lab-baseline").getUpstream())
-            .isEqualTo(db.host() + ":" + db.port());
-
-        Rtt rtt = Rtt.parse("20ms");
-        RttMeasurement m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
-        assertThat(m.addedMeanMs()).as("added mean (plan %s)", m.plan())
-            .isCloseTo(20, within(5.0));
-        try (Connection c = java.sql.DriverManager.getConnection(lab.jdbcUrl(),
-            lab.target().user(), lab.target().password())) {
-          long before = lab.wire().snapshot().roundTrips();
-          try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
-            rs.next();
-          }
-          assertThat(lab.wire().snapshot().roundTrips() - before).isEqualTo(1);
-        }
-      }
-      assertThat(api.getProxyOrNull("latency-lab")).as("proxy after close").isNull();
-      assertThat(api.getProxyOrNull("latency-lab-baseline")).as("baseline proxy").isNull();
-      assertThat(listening(db)).as("the user's database is the user's: still up").isTrue();
-    }
   }
 
   private static boolean listening(PostgresTarget target) {

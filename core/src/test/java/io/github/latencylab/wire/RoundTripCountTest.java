@@ -56,6 +56,34 @@ class RoundTripCountTest {
     }
   }
 
+  /** pgjdbc sends currentSchema as search_path in the startup packet: nothing after it. */
+  @ParameterizedTest
+  @MethodSource("backends")
+  void connectingInTheLabsSchemaCostsNoExtraRoundTrip(BackendKind backend) throws Exception {
+    on(backend);
+    String inSchema = lab.jdbcUrl();
+    String noSchema = inSchema.replace("currentSchema=" + lab.schema() + "&", "");
+    assertThat(noSchema).isNotEqualTo(inSchema);
+    long[] trips = new long[2];
+    String[] schemas = new String[2];
+    String[] urls = {noSchema, inSchema};
+    for (int i = 0; i < 2; i++) {
+      WireStats before = lab.wire().snapshot();
+      try (Connection c = java.sql.DriverManager.getConnection(urls[i], lab.target().user(),
+          lab.target().password())) {
+        trips[i] = lab.wire().snapshot().minus(before).roundTrips();
+        try (Statement st = c.createStatement();
+            ResultSet rs = st.executeQuery("SELECT current_schema()")) {
+          rs.next();
+          schemas[i] = rs.getString(1);
+        }
+      }
+    }
+    assertThat(schemas).containsExactly("public", lab.schema());
+    assertThat(trips[1]).as("round trips to connect, in the schema").isEqualTo(trips[0])
+        .isPositive();
+  }
+
   @ParameterizedTest
   @MethodSource("backends")
   void hundredSingleRowSelectsAreHundredRoundTrips(BackendKind backend) throws Exception {

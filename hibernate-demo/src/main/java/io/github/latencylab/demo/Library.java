@@ -54,6 +54,7 @@ public final class Library implements AutoCloseable {
     DEFAULT_BATCH_FETCH
   }
 
+  // in the Lab's schema (checked first): these DROPs can only find the demo's own tables
   private static final String[] SCHEMA = {
       "DROP TABLE IF EXISTS book",
       "DROP TABLE IF EXISTS author",
@@ -80,8 +81,8 @@ public final class Library implements AutoCloseable {
   }
 
   /**
-   * Creates the schema (dropping the demo's tables if they exist) and builds the
-   * SessionFactories. The database is empty until {@link #seed}.
+   * Creates the demo's tables in the Lab's schema (dropping them there if they exist) and
+   * builds the SessionFactories. The database is empty until {@link #seed}.
    */
   public static Library create(Lab lab) {
     return create(lab, lab.dataSource(), lab.directDataSource());
@@ -90,7 +91,9 @@ public final class Library implements AutoCloseable {
   /**
    * The same on data sources without a Lab object, e.g. in a benchmark fork that connects to
    * its runner's Lab: Hibernate works through {@code proxied}, setup and seeding through
-   * {@code direct}; {@link #run} is not available (it reads the Lab's wire counters).
+   * {@code direct}; {@link #run} is not available (it reads the Lab's wire counters). Both must
+   * work in a Lab's schema ({@link Lab#requireLabSchema}): anything else is refused before a
+   * table is dropped.
    */
   public static Library create(DataSource proxied, DataSource direct) {
     return create(null, proxied, direct);
@@ -99,6 +102,7 @@ public final class Library implements AutoCloseable {
   private static Library create(Lab lab, DataSource proxied, DataSource direct) {
     try (Connection c = direct.getConnection();
         Statement st = c.createStatement()) {
+      Lab.requireLabSchema(c);
       for (String ddl : SCHEMA) {
         st.execute(ddl);
       }

@@ -2,6 +2,7 @@ package io.github.latencylab.cli;
 
 import io.github.latencylab.batch.CopyLoader;
 import io.github.latencylab.bench.insert.InsertRows;
+import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.latency.Rtt;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Option;
  * <p>Fair by construction: at each RTT every tool loads once untimed first (the JVM's JIT, the
  * server's caches, the file in the page cache); psql's copy is timed inside its session by
  * {@code \timing}, and its process start and connection are reported apart; every load goes
- * into the same freshly truncated table (no autovacuum on it, a checkpoint before each load);
+ * into the same freshly truncated table (no autovacuum on it; a checkpoint before each load on
+ * a server of the Lab's own);
  * the CSV file holds the very text CopyLoader's CSV sends; the tools take turns in a rotating
  * order; each reports the median of at least 5 loads and their spread (min-max).
  */
@@ -113,7 +115,7 @@ public final class CopyReferenceCommand implements Callable<Integer> {
           for (int k = 0; k < tools.length; k++) {
             int t = Math.floorMod(run + k, tools.length); // each run starts with another tool
             progress.working(names[t] + " @ " + rtt + (run < 0 ? " (warm-up)" : ""));
-            truncate(lab.directDataSource());
+            truncate(lab);
             double[] s = tools[t].load();
             check(lab.directDataSource());
             if (run >= 0) {
@@ -142,9 +144,9 @@ public final class CopyReferenceCommand implements Callable<Integer> {
     System.out.print(table);
     System.out.println(rows + " rows of " + TABLE + " (id int8, name text, amount numeric(12,2),"
         + " created_at timestamptz, ref uuid, payload bytea of 16 B), the same rows for every"
-        + " tool. rows/s: median of " + runs + " loads into the freshly truncated table (a"
-        + " checkpoint before each), (min-max) of them, after one untimed load per tool at each"
-        + " RTT; the tools take turns.");
+        + " tool. rows/s: median of " + runs + " loads into the freshly truncated table (and"
+        + " checkpointed, on a server of the Lab's own), (min-max) of them, after one untimed"
+        + " load per tool at each RTT; the tools take turns.");
     System.out.println("psql \\copy: timed by \\timing inside its session, from the CSV file"
         + " (the text CopyLoader's CSV sends); psql start: launching psql, connecting through"
         + " the proxy and exiting, median, not in its rows/s. CopyLoader: load() on an open"
@@ -196,6 +198,7 @@ public final class CopyReferenceCommand implements Callable<Integer> {
 
   static void createTable(DataSource direct) throws SQLException {
     try (Connection c = direct.getConnection(); Statement st = c.createStatement()) {
+      Lab.requireLabSchema(c); // only ever drops a table in the Lab's own schema
       st.execute("DROP TABLE IF EXISTS " + TABLE);
       // no autovacuum (its ANALYZE or VACUUM after one load would run during the next)
       st.execute("CREATE TABLE " + TABLE + " (id bigint PRIMARY KEY, name text NOT NULL,"
@@ -204,14 +207,16 @@ public final class CopyReferenceCommand implements Callable<Integer> {
     }
   }
 
-  /** The same state before every load: an empty table, and no checkpoint pending. */
-  private static void truncate(DataSource direct) throws SQLException {
-    try (Connection c = direct.getConnection(); Statement st = c.createStatement()) {
+  /**
+   * The same state before every load: an empty table and, on a server of the Lab's own, no
+   * checkpoint pending (else one falls due every few loads' WAL, inside a load).
+   */
+  private static void truncate(Lab lab) throws SQLException {
+    try (Connection c = lab.directDataSource().getConnection();
+        Statement st = c.createStatement()) {
       st.execute("TRUNCATE " + TABLE);
-      try {
-        st.execute("CHECKPOINT"); // else one falls due every few loads' WAL, inside a load
-      } catch (SQLException notAllowed) {
-        // needs superuser or pg_checkpoint (on a database of your own): loads vary a bit more
+      if (lab.backend() != BackendKind.EXTERNAL) {
+        st.execute("CHECKPOINT");
       }
     }
   }
@@ -240,12 +245,12 @@ public final class CopyReferenceCommand implements Callable<Integer> {
   /** psql's \copy: seconds inside the session (\timing), and seconds around it (start, exit). */
   static double[] psqlCopy(Path psql, PostgresTarget target, Path csv)
       throws IOException, InterruptedException {
+    // the connection, the password and the Lab's schema (search_path) in PG* variables
     ProcessBuilder pb = new ProcessBuilder(psql.toString(), "-X", "-q", "-v", "ON_ERROR_STOP=1",
-        "-h", target.host(), "-p", Integer.toString(target.port()), "-U", target.user(),
-        "-d", target.database(), "-c", "\\timing on", "-c", "\\copy " + TABLE + " " + COLUMNS
-        + " FROM '" + csv + "' WITH (FORMAT csv)")
+        "-c", "\\timing on", "-c", "\\copy " + TABLE + " " + COLUMNS + " FROM '" + csv
+        + "' WITH (FORMAT csv)")
         .redirectErrorStream(true);
-    pb.environment().put("PGPASSWORD", target.password());
+    pb.environment().putAll(target.libpqEnvironment());
     long start = System.nanoTime();
     Process process = pb.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.github.latencylab.bench.insert;
 
+import io.github.latencylab.env.Lab;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,8 +34,10 @@ public record InsertRows(List<Row> rows) {
     return new InsertRows(List.copyOf(rows));
   }
 
+  /** (Re)creates {@value #TABLE} in the Lab's schema, the only place it may drop one. */
   public static void createTable(DataSource direct) throws SQLException {
     try (Connection c = direct.getConnection(); Statement st = c.createStatement()) {
+      Lab.requireLabSchema(c);
       st.execute("DROP TABLE IF EXISTS " + TABLE);
       st.execute("CREATE TABLE " + TABLE + " (id bigint PRIMARY KEY, name text NOT NULL,"
           + " amount numeric(12,2) NOT NULL, created_at timestamptz NOT NULL)");
