@@ -7,10 +7,16 @@ single-shot 1,000,000-row row-by-row load, and copy-reference's output) and prin
 import json
 import sys
 
+import pages
+from pages import dur, load
+
+
+def cell(m):
+    return pages.cell(m, "*")
+
 
 def cells(path):
-    with open(path) as f:
-        return json.load(f)["measurements"]
+    return load(path)["measurements"]
 
 
 def find(ms, strategy, rows, rtt):
@@ -18,21 +24,6 @@ def find(ms, strategy, rows, rtt):
         if m["strategy"] == strategy and m["params"].get("rows") == str(rows) and m["rtt"] == rtt:
             return m
     return None
-
-
-def dur(ms):
-    if ms < 1000:
-        return f"{ms:,.1f} ms"
-    if ms < 120_000:
-        return f"{ms / 1000:,.2f} s"
-    return f"{ms / 60000:,.1f} min"
-
-
-def cell(m):
-    if m is None:
-        return "-"
-    star = "*" if m["predicted"] else ""
-    return f"{dur(m['timeMs'])}{star}"
 
 
 def main():

@@ -6,29 +6,17 @@ docs/results/full.md (headline tables, the field figures beside ours, the model'
 
 REMARKS_MD: what the run's operator saw that the numbers cannot say (e.g. what else ran).
 """
-import json
 import statistics
 import sys
+
+from pages import cell, count, dur, load
 
 SWEEP = ["0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"]
 
 
-def dur(ms):
-    if ms < 1:
-        return f"{ms * 1000:,.0f} µs"
-    if ms < 1000:
-        return f"{ms:,.1f} ms" if ms < 100 else f"{ms:,.0f} ms"
-    if ms < 120_000:
-        return f"{ms / 1000:,.2f} s"
-    if ms < 7_200_000:
-        return f"{ms / 60000:,.1f} min"
-    return f"{ms / 3_600_000:,.1f} h"
-
-
 class Run:
     def __init__(self, path):
-        with open(path) as f:
-            self.doc = json.load(f)
+        self.doc = load(path)
         self.cells = self.doc["measurements"]
         self.env = self.doc["environment"] or {}
 
@@ -45,16 +33,6 @@ class Run:
     def rtts(self):
         present = {m["rtt"] for m in self.cells}
         return [r for r in SWEEP if r in present]
-
-
-def cell(m):
-    if m is None:
-        return "–"
-    return dur(m["timeMs"]) + ("\\*" if m["predicted"] else "")
-
-
-def count(x):
-    return f"{x:,.0f}" if x is not None else "–"
 
 
 def sweep_table(run, suite, size, out, note=""):
@@ -92,8 +70,9 @@ def measured_rtt(run, out):
 
 
 def model_check(run, out):
-    """Each series measured at its lowest and highest RTT: the model's prediction of the
-    highest from the lowest, against what was measured there."""
+    """Each series measured at two RTTs or more: the model fitted on its cells below its highest
+    RTT, against what was measured there. The model's time is the one results.json carries for
+    that cell ("model", written by ./latency-lab bench and report), not computed here."""
     out.append("| suite | series checked | median error | 90th percentile | worst (series) |")
     out.append("|---|---:|---:|---:|---|")
     for suite in sorted({m["benchmark"] for m in run.cells}):
@@ -106,9 +85,11 @@ def model_check(run, out):
         for key, ms in series.items():
             if len(ms) < 2:
                 continue
-            ms.sort(key=lambda m: m["rttMs"])
-            lo, hi = ms[0], ms[-1]
-            predicted = lo["timeMs"] + lo["roundTripsPerOp"] * (hi["addedRttMs"] - lo["addedRttMs"])
+            hi = max(ms, key=lambda m: m["rttMs"])
+            if "model" not in hi:
+                sys.exit(f"{hi['benchmark']}.{key[0]} @ {hi['rtt']} has no model: re-render the"
+                         " results with ./latency-lab report --results FILE --out DIR")
+            predicted = hi["model"]["timeMs"]
             name = " ".join([key[0]] + [f"{k}={v}" for k, v in key[1]] + ["@", hi["rtt"]])
             errors.append((abs(predicted - hi["timeMs"]) / hi["timeMs"] * 100, name))
         if not errors:
@@ -227,9 +208,10 @@ def main():
     out.append("## One round trip: `SELECT 1`\n")
     sweep_table(run, "RoundTripBenchmark", None, out)
     out.append("## Does the model hold?\n")
-    out.append("For every series measured at two RTTs or more: T(L) = T(L0) + round trips ×"
-               " (L − L0) from its lowest measured RTT predicts its highest; the error against the"
-               " time measured there. This is what a predicted (\\*) cell is worth.\n")
+    out.append("For every series measured at two RTTs or more: the model T(L) = T0 + round trips × L,"
+               " fitted on its measured cells below its highest RTT (least squares; one cell: T0 ="
+               " T − round trips × L), predicts its highest; the error against the time measured"
+               " there. This is what a predicted (\\*) cell is worth.\n")
     model_check(run, out)
     if remarks:
         out.append(remarks + "\n")

@@ -1,12 +1,12 @@
 package io.github.latencylab.env;
 
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -35,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * Lab's connections create lives in the Lab's own schema ({@link #schema()}); on a database
  * the Lab does not own (external), that schema is dropped on close, and nothing outside it is
  * ever dropped or altered (docs/own-database.md).
+ *
+ * <p>Another JVM (a benchmark's fork) can work against the same Lab: {@link #handle()} writes
+ * where it listens to a file readable by this user only, {@link #attach(Path)} reads it there
+ * and gives a Lab with its own counters, in the same schema, whose RTT and schema stay this
+ * Lab's.
  */
 public final class Lab implements AutoCloseable {
 
@@ -47,9 +52,10 @@ public final class Lab implements AutoCloseable {
   private final PostgresTarget target;
   private final PostgresTarget direct;
   private final WireCounter wire = new WireCounter();
+  private final WireCounter directWire = new WireCounter();
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
-  private final LatencyControl latency;
+  private final LatencyControl latency; // null when attached: the other Lab sets the RTT
   private final Thread shutdownHook;
   private ServerInfo server;
   private boolean closed;
@@ -69,10 +75,13 @@ public final class Lab implements AutoCloseable {
     this.target = backend.proxied().map(this::inSchema).orElse(direct);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
+    // counted on their own: round trips that bypass the proxy are not the workload's
+    CountingSocketFactory.register(id + "-direct", directWire);
     this.directDataSource = new WireDataSource(direct.jdbcUrl(), direct.user(),
-        direct.password(), id, wire);
-    this.latency = new LatencyControl(backend.proxy().orElse(null), plain(target),
-        backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate);
+        direct.password(), id + "-direct", directWire);
+    this.latency = backend instanceof AttachedBackend ? null
+        : new LatencyControl(backend.proxy().orElse(null), plain(target),
+            backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -120,6 +129,32 @@ public final class Lab implements AutoCloseable {
     Lab lab = new Lab(id, backend, schema, config.calibrate());
     LOG.info("Lab ready: {}", lab.describe());
     return lab;
+  }
+
+  /**
+   * The Lab whose {@link #handle()} wrote {@code handle}, from another JVM: the same
+   * PostgreSQL and proxies, counted on this Lab's own {@link #wire()}. Closing it stops
+   * nothing; its RTT is the other Lab's to set ({@link #rtt(Rtt)} is refused).
+   */
+  public static Lab attach(Path handle) {
+    LabHandle.Attached attached = LabHandle.read(handle);
+    String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
+    return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false);
+  }
+
+  /**
+   * Writes what another JVM needs to {@link #attach(Path)} to this Lab, credentials
+   * included, to a file readable by this user only. Close the handle when the other JVMs
+   * are done: it deletes the file.
+   */
+  public LabHandle handle() {
+    return LabHandle.write(backend.kind(), backend.describe(), schema.name(), direct,
+        backend.proxied().map(t -> target), backend.baseline().map(this::inSchema));
+  }
+
+  /** True when this Lab works against another JVM's, through {@link #attach(Path)}. */
+  public boolean attached() {
+    return latency == null;
   }
 
   /**
@@ -222,13 +257,17 @@ public final class Lab implements AutoCloseable {
     return dataSource;
   }
 
-  /** Connections straight to PostgreSQL, bypassing the proxy; counted on {@link #wire()}. */
+  /**
+   * Connections straight to PostgreSQL, bypassing the proxy, for set-up and checks: they do
+   * not count on {@link #wire()} (each still has its own counter, {@link #wire(Connection)}).
+   */
   public WireDataSource directDataSource() {
     return directDataSource;
   }
 
+  /** True when connections go through a Toxiproxy proxy, so that an RTT can be added. */
   public boolean hasProxy() {
-    return backend.proxy().isPresent();
+    return backend.proxied().isPresent();
   }
 
   /**
@@ -260,12 +299,12 @@ public final class Lab implements AutoCloseable {
         .withParameter("socketFactoryArg", id).jdbcUrl();
   }
 
-  /** Round trips and bytes of every connection of this Lab. */
+  /** Round trips and bytes of every connection of {@link #dataSource()}: the workload's. */
   public WireCounter wire() {
     return wire;
   }
 
-  /** Round trips and bytes of one connection from {@link #dataSource()}. */
+  /** Round trips and bytes of one connection from {@link #dataSource()} or the direct one. */
   public WireCounter wire(Connection connection) {
     try {
       return dataSource.counterOf(connection);
@@ -279,7 +318,7 @@ public final class Lab implements AutoCloseable {
    * too. Returns the calibration measurement when this call calibrated the setting, else null.
    */
   public RttMeasurement rtt(Rtt rtt) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.set(rtt);
     } catch (SQLException e) {
@@ -288,13 +327,23 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  /** The RTT set by {@link #rtt(Rtt)}; an attached Lab does not know its owner's. */
   public Rtt rtt() {
+    requireControl(Rtt.ZERO);
     return latency.current();
+  }
+
+  /**
+   * Sets {@code rtt} and measures the baseline and the added RTT with about 1.5 s of probes
+   * (many where each is cheap, at least 8 at 320 ms).
+   */
+  public RttMeasurement measure(Rtt rtt) {
+    return measure(rtt, LatencyControl.samplesFor(rtt));
   }
 
   /** Sets {@code rtt} and measures the baseline and the added RTT with {@code samples} probes. */
   public RttMeasurement measure(Rtt rtt, int samples) {
-    requireProxy(rtt);
+    requireControl(rtt);
     try {
       return latency.measure(rtt, samples);
     } catch (SQLException e) {
@@ -303,7 +352,11 @@ public final class Lab implements AutoCloseable {
     }
   }
 
-  private void requireProxy(Rtt rtt) {
+  private void requireControl(Rtt rtt) {
+    if (attached()) {
+      throw new IllegalStateException("Cannot set or read the RTT of an attached Lab ("
+          + describe() + "): the Lab it is attached to sets it");
+    }
     if (rtt.micros() > 0 && !hasProxy()) {
       throw new IllegalStateException("Cannot add " + rtt + ": this Lab has no Toxiproxy ("
           + describe() + "). Set " + Setting.TOXIPROXY_URL.property()
@@ -367,7 +420,9 @@ public final class Lab implements AutoCloseable {
     }
     stopped = true;
     try {
-      latency.close();
+      if (latency != null) {
+        latency.close();
+      }
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
@@ -379,6 +434,7 @@ public final class Lab implements AutoCloseable {
       schema.close();
     }
     CountingSocketFactory.unregister(id);
+    CountingSocketFactory.unregister(id + "-direct");
     LOG.info("Lab stopped: {}", backend.kind().label());
   }
 }

@@ -130,6 +130,11 @@ final class LabSchema implements AutoCloseable {
     }
   }
 
+  /** The schema of the Lab another one attaches to: that Lab holds it and drops it. */
+  static LabSchema attached(String name) {
+    return new LabSchema(name, null, null, false);
+  }
+
   private static Connection connect(PostgresTarget direct) {
     PGSimpleDataSource ds = new PGSimpleDataSource();
     ds.setURL(direct.jdbcUrl());
@@ -220,6 +225,9 @@ final class LabSchema implements AutoCloseable {
   /** Drops the schema if it is to be dropped and still this Lab's; ends the guard's session. */
   @Override
   public void close() {
+    if (guard == null) {
+      return; // attached: the Lab that claimed it closes it
+    }
     try {
       if (dropOnClose) {
         dropIfStillOurs();

@@ -6,32 +6,34 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Rtt;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * The committed regression baseline ({@code src/latency-baseline.json}): per cell (suite,
  * strategy, parameters, RTT) its round trips, statements and time per operation, and the
  * tolerances {@link BaselineComparison} applies. Written as pretty JSON with a stable order
- * (cells by suite, strategy, parameters, RTT; numbers rounded to 0.001) so that a change to
- * the committed file reads as a reviewable diff.
+ * ({@link Cell#ORDER}; numbers rounded to 0.001) so that a change to the committed file reads
+ * as a reviewable diff.
  *
  * @param format the file format's version, {@value #FORMAT}
  * @param createdAt when the baseline was taken
  * @param profile the bench profile it was taken with (quick, full), or null
  * @param measuredOn one line on the machine and versions, or null
  * @param tolerances what a comparison allows
- * @param cells the cells, in a stable order
+ * @param cells the cells in {@link Cell#ORDER}, each with its round trips, statements and time
+ *     per operation, and for a predicted cell the model that predicted it (its note without
+ *     the numbers, e.g. {@code predicted from executeBatch at 0.5ms}); the baseline keeps no
+ *     other number (NaN)
  */
 public record Baseline(int format, String createdAt, String profile, String measuredOn,
     Tolerances tolerances, List<Cell> cells) {
@@ -42,17 +44,10 @@ public record Baseline(int format, String createdAt, String profile, String meas
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** Cells by suite, strategy, parameters (numbers as numbers), then RTT. */
-  public static final Comparator<Cell> ORDER = Comparator.comparing(Cell::suite)
-      .thenComparing(Cell::strategy)
-      .thenComparing(Cell::params, Baseline::compareParams)
-      .thenComparingDouble(Cell::rttMs)
-      .thenComparing(Cell::rtt);
-
   public Baseline {
     tolerances = tolerances == null ? Tolerances.DEFAULTS : tolerances;
     List<Cell> sorted = new ArrayList<>(cells);
-    sorted.sort(ORDER);
+    sorted.sort(Cell.ORDER);
     cells = List.copyOf(sorted);
   }
 
@@ -62,7 +57,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
    * @param timeRatio a measured time may be up to this many times its baseline time (plus
    *     the floor): generous, for a shared 2-core machine where a cell's time can double
    * @param modelRatio a measured time may be up to this many times the model's time from the
-   *     series' lowest-RTT cell (plus the floor)
+   *     series' measured cells at lower RTTs (plus the floor)
    * @param timeFloorMs added to both time limits, so that sub-millisecond cells do not fail
    *     on scheduling noise
    * @param countEpsilon how far round trips and statements per operation may differ (they
@@ -89,50 +84,6 @@ public record Baseline(int format, String createdAt, String profile, String meas
   }
 
   /**
-   * One cell of the baseline.
-   *
-   * @param model for a predicted cell, the model that predicted it (its note without the
-   *     numbers, e.g. {@code predicted from executeBatch at 0.5ms}); null when measured
-   */
-  public record Cell(String suite, String strategy, SortedMap<String, String> params,
-      String rtt, double rttMs, double roundTripsPerOp, double statementsPerOp, double timeMs,
-      String model) {
-
-    public Cell {
-      params = new TreeMap<>(params == null ? Map.of() : params);
-    }
-
-    public boolean predicted() {
-      return model != null;
-    }
-
-    /** "InsertBenchmark.executeBatch rows=1000 @ 20ms". */
-    public String key() {
-      return Baseline.key(suite, strategy, params, rtt);
-    }
-
-    /** The baseline's cell for a measured or predicted {@link Measurement}. */
-    public static Cell of(Measurement m) {
-      return new Cell(m.benchmark(), m.strategy(), new TreeMap<>(m.params()), m.rtt(),
-          m.rttMs(), round(m.roundTripsPerOp()), round(m.statementsPerOp()), round(m.timeMs()),
-          m.predicted() ? Baseline.model(m.note()) : null);
-    }
-  }
-
-  /** The cell key: {@code suite.strategy k=v ... @ rtt}. */
-  public static String key(String suite, String strategy, Map<String, String> params,
-      String rtt) {
-    StringBuilder s = new StringBuilder(suite).append('.').append(strategy);
-    new TreeMap<>(params).forEach((k, v) -> s.append(' ').append(k).append('=').append(v));
-    return s.append(" @ ").append(rtt).toString();
-  }
-
-  /** The key of a result's cell, as {@link Cell#key()}. */
-  public static String key(Measurement m) {
-    return key(m.benchmark(), m.strategy(), m.params(), m.rtt());
-  }
-
-  /**
    * The model of a predicted cell's note: the note up to its numbers, so that two
    * predictions made the same way from the same source compare equal ("predicted from
    * executeBatch at 0.5ms: 4.84 ms + ..." -> "predicted from executeBatch at 0.5ms").
@@ -141,7 +92,16 @@ public record Baseline(int format, String createdAt, String profile, String meas
     if (note == null || note.isBlank()) {
       return "predicted";
     }
-    return note.replaceFirst(":\\s*[0-9].*$", "").trim();
+    int colon = note.indexOf(": ");
+    String model = colon < 0 ? note.trim() : note.substring(0, colon).trim();
+    return model.equals("predicted") ? note.trim() : model; // notes of earlier versions
+  }
+
+  /** The baseline's cell of a measured or predicted one: counts and time, rounded. */
+  static Cell cellOf(Cell c) {
+    return new Cell(c.series(), c.rtt(), Double.NaN, Double.NaN, round(c.timeMs()),
+        Double.NaN, round(c.roundTripsPerOp()), round(c.statementsPerOp()), Double.NaN,
+        Map.of(), c.predicted() ? model(c.prediction()) : null);
   }
 
   /** A baseline of every cell of {@code results}, with the default tolerances. */
@@ -152,8 +112,8 @@ public record Baseline(int format, String createdAt, String profile, String meas
   /** A baseline of every cell of {@code results} (the last of duplicate cells wins). */
   public static Baseline from(Results results, Tolerances tolerances) {
     Map<String, Cell> cells = new LinkedHashMap<>();
-    for (Measurement m : results.measurements()) {
-      cells.put(key(m), Cell.of(m));
+    for (Cell c : results.cells()) {
+      cells.put(c.key(), cellOf(c));
     }
     return new Baseline(FORMAT, Instant.now().toString(), results.profile(),
         measuredOn(results.environment()), tolerances, new ArrayList<>(cells.values()));
@@ -175,6 +135,12 @@ public record Baseline(int format, String createdAt, String profile, String meas
     Map<String, Cell> map = new LinkedHashMap<>();
     cells.forEach(c -> map.put(c.key(), c));
     return map;
+  }
+
+  /** This baseline with only the cells {@code keep} has. */
+  public Baseline only(java.util.Set<String> keep) {
+    return new Baseline(format, createdAt, profile, measuredOn, tolerances,
+        cells.stream().filter(c -> keep.contains(c.key())).toList());
   }
 
   /** Writes the baseline as pretty JSON, keys in a stable order, ending with a newline. */
@@ -199,18 +165,17 @@ public record Baseline(int format, String createdAt, String profile, String meas
       n.put("strategy", c.strategy());
       ObjectNode params = n.putObject("params");
       c.params().forEach(params::put);
-      n.put("rtt", c.rtt());
-      n.put("rttMs", c.rttMs());
+      n.put("rtt", c.rtt().toString());
+      n.put("rttMs", c.rtt().millis());
       number(n, "roundTripsPerOp", c.roundTripsPerOp());
       number(n, "statementsPerOp", c.statementsPerOp());
       number(n, "timeMs", c.timeMs());
       n.put("predicted", c.predicted());
       if (c.predicted()) {
-        n.put("model", c.model());
+        n.put("model", c.prediction());
       }
     }
-    Path parent = file.toAbsolutePath().getParent();
-    Files.createDirectories(parent);
+    Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, JSON.writeValueAsString(root) + "\n");
   }
 
@@ -261,14 +226,15 @@ public record Baseline(int format, String createdAt, String profile, String meas
               + e.getKey() + "' has no \"" + required + "\"");
         }
       }
-      SortedMap<String, String> params = new TreeMap<>();
+      Map<String, String> params = new TreeMap<>();
       n.path("params").properties().forEach(p -> params.put(p.getKey(), p.getValue().asText()));
-      boolean predicted = n.path("predicted").asBoolean(false);
-      cells.add(new Cell(n.path("suite").asText(), n.path("strategy").asText(), params,
-          n.path("rtt").asText(), n.path("rttMs").asDouble(Double.NaN),
-          JmhJson.number(n.path("roundTripsPerOp")), JmhJson.number(n.path("statementsPerOp")),
-          JmhJson.number(n.path("timeMs")),
-          predicted ? n.path("model").asText("predicted") : null));
+      Rtt rtt = Results.rtt("the baseline " + file + ", cell '" + e.getKey() + "'",
+          n.path("rtt").asText());
+      cells.add(new Cell(Series.of(n.path("suite").asText(), n.path("strategy").asText(),
+          params), rtt, Double.NaN, Double.NaN, Results.number(n.path("timeMs")), Double.NaN,
+          Results.number(n.path("roundTripsPerOp")), Results.number(n.path("statementsPerOp")),
+          Double.NaN, Map.of(),
+          n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null));
     }
     return new Baseline(format, root.path("createdAt").asText(null),
         root.path("profile").asText(null), root.path("measuredOn").asText(null), tolerances,
@@ -308,30 +274,5 @@ public record Baseline(int format, String createdAt, String profile, String meas
       parts.add(env.cpus() + " CPUs");
     }
     return parts.isEmpty() ? null : String.join(", ", parts);
-  }
-
-  private static int compareParams(Map<String, String> a, Map<String, String> b) {
-    List<Map.Entry<String, String>> x = new ArrayList<>(new TreeMap<>(a).entrySet());
-    List<Map.Entry<String, String>> y = new ArrayList<>(new TreeMap<>(b).entrySet());
-    for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
-      int c = x.get(i).getKey().compareTo(y.get(i).getKey());
-      if (c == 0) {
-        c = compareValues(x.get(i).getValue(), y.get(i).getValue());
-      }
-      if (c != 0) {
-        return c;
-      }
-    }
-    return Integer.compare(x.size(), y.size());
-  }
-
-  /** Numbers as numbers (100 before 1000), anything else as text. */
-  static int compareValues(String a, String b) {
-    try {
-      int c = Double.compare(Double.parseDouble(a), Double.parseDouble(b));
-      return c != 0 ? c : a.compareTo(b);
-    } catch (NumberFormatException e) {
-      return a.compareTo(b);
-    }
   }
 }

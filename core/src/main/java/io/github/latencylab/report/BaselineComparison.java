@@ -1,13 +1,12 @@
 package io.github.latencylab.report;
 
-import io.github.latencylab.report.Baseline.Cell;
 import io.github.latencylab.report.Baseline.Tolerances;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -26,24 +25,29 @@ import java.util.TreeMap;
  *   {@code timeRatio x baseline + timeFloorMs}. Being faster than
  *   {@code (baseline - timeFloorMs) / timeRatio} is reported, not failed.</li>
  *   <li><b>Time against the model</b> (no baseline needed): a measured cell must not take more
- *   than {@code modelRatio x T_model + timeFloorMs}, where
- *   {@code T_model = T(L0) + roundTrips x (L - L0)} from the same series' lowest-RTT measured
- *   cell, L being the measured added RTT.</li>
+ *   than {@code modelRatio x T_model + timeFloorMs}, where T_model is the {@link LatencyModel}
+ *   of its series fitted on the measured cells at lower RTTs, at the cell's measured added
+ *   RTT.</li>
  *   <li><b>Missing and new cells</b>: a cell of the run not in the baseline is new
  *   (informational); a baseline cell not in the run fails only when the baseline measured it
  *   and the run ran its suite at its RTT (otherwise the run covered less, informational).</li>
  * </ul>
  * One {@link Finding} per finding, failures first, each a line such as {@code FAIL
- * InsertBenchmark.executeBatch rows=1000 @ 20ms: round trips/op 4 -> 1000 (must match exactly:
- * round trips are deterministic)}.
+ * InsertBenchmark.executeBatch rows=1000 @ 20ms: round trips/op 4 -> 1,000 (must match
+ * exactly: round trips are deterministic)}.
  */
 public final class BaselineComparison {
 
   /** FAIL fails the check; INFO is worth knowing. */
   public enum Level { FAIL, INFO }
 
-  /** One line of the comparison: {@code LEVEL subject: message}. */
-  public record Finding(Level level, String subject, String message) {
+  /**
+   * One line of the comparison: {@code LEVEL subject: message}.
+   *
+   * @param onTime a finding on time alone (against the baseline or the model): noise can
+   *     make one, so a runner may measure the cell again before believing it
+   */
+  public record Finding(Level level, String subject, String message, boolean onTime) {
     @Override
     public String toString() {
       return level + " " + subject + ": " + message;
@@ -67,35 +71,31 @@ public final class BaselineComparison {
     Tolerances t = baseline.tolerances();
     List<Finding> out = new ArrayList<>();
     Map<String, Cell> before = baseline.byKey();
-    Map<String, Measurement> after = new LinkedHashMap<>();
-    current.measurements().stream()
-        .sorted(Comparator.comparing(Cell::of, Baseline.ORDER))
-        .forEach(m -> after.put(Baseline.key(m), m));
+    Map<String, Cell> after = new LinkedHashMap<>();
+    current.cells().stream().sorted(Cell.ORDER).forEach(c -> after.put(c.key(), c));
     int compared = 0;
-    for (Map.Entry<String, Measurement> e : after.entrySet()) {
-      Measurement m = e.getValue();
-      Cell b = before.get(e.getKey());
+    for (Cell c : after.values()) {
+      Cell b = before.get(c.key());
       if (b == null) {
-        out.add(info(e.getKey(), "new cell (not in the baseline)"));
+        out.add(info(c.key(), "new cell (not in the baseline)"));
         continue;
       }
-      if (b.predicted() || m.predicted()) {
-        String model = m.predicted() ? Baseline.model(m.note()) : null;
-        if (b.predicted() && m.predicted() && b.model().equals(model)) {
+      if (b.predicted() || c.predicted()) {
+        String model = c.predicted() ? Baseline.model(c.prediction()) : null;
+        if (b.predicted() && c.predicted() && b.prediction().equals(model)) {
           compared++;
-          counts(out, e.getKey(), b, m, t, "predicted by the same model from deterministic"
-              + " counts");
+          counts(out, b, c, t, "predicted by the same model from deterministic counts");
         } else {
-          out.add(info(e.getKey(), "not compared: " + (b.predicted() ? "predicted" : "measured")
-              + " in the baseline, " + (m.predicted() ? "predicted" : "measured") + " now"
-              + (b.predicted() && m.predicted() ? " by another model ('" + b.model() + "' -> '"
-              + model + "')" : "")));
+          out.add(info(c.key(), "not compared: " + (b.predicted() ? "predicted" : "measured")
+              + " in the baseline, " + (c.predicted() ? "predicted" : "measured") + " now"
+              + (b.predicted() && c.predicted() ? " by another model ('" + b.prediction()
+              + "' -> '" + model + "')" : "")));
         }
         continue;
       }
       compared++;
-      counts(out, e.getKey(), b, m, t, null);
-      time(out, e.getKey(), b, m, t);
+      counts(out, b, c, t, null);
+      time(out, b, c, t);
     }
     out.addAll(modelCheck(current, t));
     missing(out, before, after, current);
@@ -103,47 +103,34 @@ public final class BaselineComparison {
   }
 
   /**
-   * The model check alone (it needs no baseline): every measured cell against
-   * {@code T(L0) + roundTrips x (L - L0)} from its series' lowest-RTT measured cell.
+   * The model check alone (it needs no baseline): every measured cell against the
+   * {@link LatencyModel} of its series fitted on the measured cells at lower RTTs.
    */
   public static List<Finding> modelCheck(Results current, Tolerances t) {
-    Map<String, Measurement> lowest = new TreeMap<>();
-    for (Measurement m : current.measurements()) {
-      if (!m.predicted()) {
-        lowest.merge(m.series(), m, (a, b) -> b.addedRttMs() < a.addedRttMs() ? b : a);
-      }
-    }
     List<Finding> out = new ArrayList<>();
-    current.measurements().stream()
-        .filter(m -> !m.predicted())
-        .sorted(Comparator.comparing(Cell::of, Baseline.ORDER))
-        .forEach(m -> {
-          Measurement l0 = lowest.get(m.series());
-          if (l0 == m || l0.addedRttMs() >= m.addedRttMs()
-              || !Double.isFinite(m.roundTripsPerOp()) || !Double.isFinite(m.timeMs())
-              || !Double.isFinite(l0.timeMs())) {
-            return;
-          }
-          double model = l0.timeMs() + m.roundTripsPerOp() * (m.addedRttMs() - l0.addedRttMs());
-          double limit = t.modelRatio() * model + t.timeFloorMs();
-          if (m.timeMs() > limit) {
-            out.add(new Finding(Level.FAIL, Baseline.key(m), String.format(Locale.ROOT,
-                "time/op model %s -> measured %s (more than %sx the model + %s = %s: T(L) ="
-                    + " T(%s) %s + %s round trips x (%.2f - %.2f) ms; time the round trips do"
-                    + " not explain)",
-                time(model), time(m.timeMs()), num(t.modelRatio()), floor(t),
-                time(limit), l0.rtt(), time(l0.timeMs()), count(m.roundTripsPerOp()),
-                m.addedRttMs(), l0.addedRttMs())));
-          }
-        });
+    Map<String, LatencyModel> models = LatencyModel.fromBelow(current.cells());
+    current.cells().stream().sorted(Cell.ORDER).forEach(c -> {
+      LatencyModel model = models.get(c.key());
+      if (model == null) {
+        return;
+      }
+      double expected = model.timeMs(c.addedRttMs());
+      double limit = t.modelRatio() * expected + t.timeFloorMs();
+      if (c.timeMs() > limit) {
+        out.add(new Finding(Level.FAIL, c.key(), "time/op model " + Format.duration(expected)
+            + " -> measured " + Format.duration(c.timeMs()) + " (more than "
+            + Format.number(t.modelRatio()) + "x the model + " + floor(t) + " = "
+            + Format.duration(limit) + ": T(L) from " + model.measuredAt() + " = "
+            + model.describe(c.addedRttMs()) + "; time the round trips do not explain)", true));
+      }
+    });
     return out;
   }
 
-  private static void counts(List<Finding> out, String key, Cell b, Measurement m,
-      Tolerances t, String why) {
-    count(out, key, "round trips/op", b.roundTripsPerOp(), m.roundTripsPerOp(), t,
+  private static void counts(List<Finding> out, Cell b, Cell c, Tolerances t, String why) {
+    count(out, c.key(), "round trips/op", b.roundTripsPerOp(), c.roundTripsPerOp(), t,
         why != null ? why : "round trips are deterministic");
-    count(out, key, "statements/op", b.statementsPerOp(), m.statementsPerOp(), t,
+    count(out, c.key(), "statements/op", b.statementsPerOp(), c.statementsPerOp(), t,
         why != null ? why : "statements are deterministic");
   }
 
@@ -157,34 +144,34 @@ public final class BaselineComparison {
     }
     if (Double.isNaN(after) || Math.abs(after - before) > t.countEpsilon()) {
       out.add(new Finding(Level.FAIL, key, what + " " + count(before) + " -> " + count(after)
-          + " (must match exactly: " + why + ")"));
+          + " (must match exactly: " + why + ")", false));
     }
   }
 
-  private static void time(List<Finding> out, String key, Cell b, Measurement m,
-      Tolerances t) {
-    if (!Double.isFinite(b.timeMs()) || !Double.isFinite(m.timeMs())) {
+  private static void time(List<Finding> out, Cell b, Cell c, Tolerances t) {
+    if (!Double.isFinite(b.timeMs()) || !Double.isFinite(c.timeMs())) {
       return;
     }
     double limit = t.timeRatio() * b.timeMs() + t.timeFloorMs();
-    if (m.timeMs() > limit) {
-      out.add(new Finding(Level.FAIL, key, "time/op " + time(b.timeMs()) + " -> "
-          + time(m.timeMs()) + " (more than " + num(t.timeRatio()) + "x the baseline + "
-          + floor(t) + " = " + time(limit) + ")"));
-    } else if (m.timeMs() * t.timeRatio() + t.timeFloorMs() < b.timeMs()) {
-      out.add(info(key, "time/op " + time(b.timeMs()) + " -> " + time(m.timeMs())
-          + " (faster than the baseline by more than its tolerance: if that is the change's"
-          + " purpose, update the baseline)"));
+    String change = "time/op " + Format.duration(b.timeMs()) + " -> "
+        + Format.duration(c.timeMs());
+    if (c.timeMs() > limit) {
+      out.add(new Finding(Level.FAIL, c.key(), change + " (more than "
+          + Format.number(t.timeRatio()) + "x the baseline + " + floor(t) + " = "
+          + Format.duration(limit) + ")", true));
+    } else if (c.timeMs() * t.timeRatio() + t.timeFloorMs() < b.timeMs()) {
+      out.add(info(c.key(), change + " (faster than the baseline by more than its tolerance:"
+          + " if that is the change's purpose, update the baseline)"));
     }
   }
 
   private static void missing(List<Finding> out, Map<String, Cell> before,
-      Map<String, Measurement> after, Results current) {
+      Map<String, Cell> after, Results current) {
     Set<String> suitesRun = new HashSet<>();
     Set<String> suiteRttsRun = new HashSet<>();
-    for (Measurement m : current.measurements()) {
-      suitesRun.add(m.benchmark());
-      suiteRttsRun.add(m.benchmark() + " @ " + m.rtt());
+    for (Cell c : current.cells()) {
+      suitesRun.add(c.suite());
+      suiteRttsRun.add(c.suite() + " @ " + c.rtt());
     }
     Map<String, Integer> notRun = new TreeMap<>();
     for (Cell b : before.values()) {
@@ -200,7 +187,7 @@ public final class BaselineComparison {
         out.add(info(b.key(), "missing (predicted in the baseline, not in this run)"));
       } else {
         out.add(new Finding(Level.FAIL, b.key(), "missing (measured in the baseline; this run"
-            + " ran " + b.suite() + " at " + b.rtt() + " but not this cell)"));
+            + " ran " + b.suite() + " at " + b.rtt() + " but not this cell)", false));
       }
     }
     notRun.forEach((subject, n) -> out.add(info(subject, (subject.contains(" @ ")
@@ -209,7 +196,14 @@ public final class BaselineComparison {
   }
 
   private static Finding info(String subject, String message) {
-    return new Finding(Level.INFO, subject, message);
+    return new Finding(Level.INFO, subject, message, false);
+  }
+
+  /** This comparison with one more informational finding, e.g. a cell measured again. */
+  public BaselineComparison withInfo(String subject, String message) {
+    List<Finding> more = new ArrayList<>(findings);
+    more.add(info(subject, message));
+    return new BaselineComparison(tolerances, more, compared);
   }
 
   /** True when nothing failed. */
@@ -224,6 +218,20 @@ public final class BaselineComparison {
 
   public List<Finding> failures() {
     return findings.stream().filter(f -> f.level() == Level.FAIL).toList();
+  }
+
+  /**
+   * The cells whose every failure is on time alone: worth measuring once more before the
+   * build believes them (round trips and statements never are).
+   */
+  public Set<String> failedOnTimeOnly() {
+    Set<String> onTime = new LinkedHashSet<>();
+    Set<String> otherwise = new HashSet<>();
+    for (Finding f : failures()) {
+      (f.onTime() ? onTime : otherwise).add(f.subject());
+    }
+    onTime.removeAll(otherwise);
+    return onTime;
   }
 
   /** Cells compared with their baseline cell. */
@@ -248,31 +256,17 @@ public final class BaselineComparison {
     return (failures == 0 ? "Baseline check passed: " : "Baseline check FAILED: " + failures
         + " failure" + (failures == 1 ? "" : "s") + ", ") + compared + " cell"
         + (compared == 1 ? "" : "s") + " compared (round trips and statements per operation"
-        + " exact within " + num(tolerances.countEpsilon()) + "; time within "
-        + num(tolerances.timeRatio()) + "x the baseline and " + num(tolerances.modelRatio())
-        + "x the model, + " + floor(tolerances) + ")";
+        + " exact within " + Format.number(tolerances.countEpsilon()) + "; time within "
+        + Format.number(tolerances.timeRatio()) + "x the baseline and "
+        + Format.number(tolerances.modelRatio()) + "x the model, + " + floor(tolerances) + ")";
   }
 
-  /** 4, 1000, 2.5: counts as written in findings. */
-  static String count(double v) {
-    if (Double.isNaN(v)) {
-      return "unknown";
-    }
-    return num(v);
-  }
-
-  private static String num(double v) {
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return String.format(Locale.ROOT, "%.0f", v);
-    }
-    return String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
+  /** 4, 1,000, 2.5: counts as written in findings; "unknown" when absent. */
+  private static String count(double v) {
+    return Double.isNaN(v) ? "unknown" : Format.number(v);
   }
 
   private static String floor(Tolerances t) {
-    return num(t.timeFloorMs()) + " ms";
-  }
-
-  private static String time(double ms) {
-    return MarkdownReport.duration(ms);
+    return Format.number(t.timeFloorMs()) + " ms";
   }
 }

@@ -1,14 +1,11 @@
 package io.github.latencylab.report;
 
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Rtt;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The report as one self-contained HTML page: inline CSS, the charts inlined as SVG (each also
@@ -16,7 +13,7 @@ import java.util.TreeSet;
  * (strategy, parameters, round trips and statements per operation, time at each RTT with
  * predicted cells marked), the baseline check when there is one, and the environment.
  */
-public final class HtmlReport {
+final class HtmlReport {
 
   private HtmlReport() {
   }
@@ -57,7 +54,7 @@ public final class HtmlReport {
       """;
 
   /** The page, without a baseline check, with every chart inlined. */
-  public static String render(Results results) {
+  static String render(Results results) {
     return render(results, null, SvgCharts.all(results));
   }
 
@@ -67,7 +64,7 @@ public final class HtmlReport {
    * @param comparison the baseline check, or null
    * @param charts the charts to inline (see {@link SvgCharts#all})
    */
-  public static String render(Results results, BaselineComparison comparison,
+  static String render(Results results, BaselineComparison comparison,
       List<SvgCharts.Chart> charts) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -85,18 +82,18 @@ public final class HtmlReport {
     if (results.createdAt() != null) {
       meta.add(results.createdAt());
     }
-    meta.add(results.measurements().size() + " cells");
+    meta.add(results.cells().size() + " cells");
     h.append(esc(String.join(" \u00b7 ", meta))).append("</p>\n");
 
     h.append("<p class=\"note\">Each cell is the mean time of one operation (JMH) at one added"
         + " round-trip time L. Round trips and statements per operation are counted at the"
         + " socket and do not depend on L. An operation that makes R round trips takes about"
-        + " <b>T(L) = T(L0) + R \u00d7 (L \u2212 L0)</b>: the gap between strategies grows with"
-        + " L by their difference in round trips. <i>Italic cells marked *</i> are"
-        + " <b>predicted</b> by that model from the same row's measured cell (or scaled from a"
-        + " smaller size), not measured, because measuring them would take too long; hover"
-        + " over one to see from what. Column headers give the RTT set and what it really added,"
-        + " measured. See docs/reading-results.md.</p>\n");
+        + " <b>T(L) = T0 + R \u00d7 L</b>: the gap between strategies grows with L by their"
+        + " difference in round trips. <i>Italic cells marked *</i> are <b>predicted</b> by"
+        + " that model fitted on the same row's measured cells (or scaled from a smaller size),"
+        + " not measured, because measuring them would take too long; hover over one to see"
+        + " from what. Column headers give the RTT set and what it really added, measured. See"
+        + " docs/reading-results.md.</p>\n");
 
     if (comparison != null) {
       h.append("<h2>Baseline check</h2>\n<p><span class=\"status ")
@@ -112,11 +109,7 @@ public final class HtmlReport {
       }
     }
 
-    Map<String, List<Measurement>> bySuite = new LinkedHashMap<>();
-    for (Measurement m : results.measurements()) {
-      bySuite.computeIfAbsent(m.benchmark(), k -> new ArrayList<>()).add(m);
-    }
-    bySuite.forEach((suite, cells) -> {
+    ReportWriter.bySuite(results).forEach((suite, cells) -> {
       h.append("<h2 id=\"").append(esc(anchor(suite))).append("\">").append(esc(suite))
           .append("</h2>\n");
       table(h, cells);
@@ -137,47 +130,39 @@ public final class HtmlReport {
     return h.toString();
   }
 
-  private static void table(StringBuilder h, List<Measurement> cells) {
-    TreeSet<Measurement> rtts = new TreeSet<>(Comparator.comparingDouble(Measurement::rttMs));
-    rtts.addAll(cells);
-    List<Measurement> sorted = new ArrayList<>(cells);
-    sorted.sort(Comparator.comparing(Baseline.Cell::of, Baseline.ORDER));
-    Map<String, Map<String, Measurement>> ordered = new LinkedHashMap<>();
-    for (Measurement m : sorted) {
-      ordered.computeIfAbsent(m.series(), k -> new LinkedHashMap<>()).put(m.rtt(), m);
-    }
+  private static void table(StringBuilder h, List<Cell> cells) {
+    List<Rtt> rtts = ReportWriter.rtts(cells);
+    Map<Rtt, Double> added = ReportWriter.addedRtts(cells);
     h.append("<div class=\"scroll\"><table>\n<thead><tr><th>strategy</th><th>parameters</th>"
         + "<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>");
-    for (Measurement r : rtts) {
-      h.append("<th class=\"n\">").append(esc(r.rtt()));
-      if (Double.isFinite(r.addedRttMs())) {
-        h.append(String.format(Locale.ROOT, "<small>%.2f ms measured</small>",
-            r.addedRttMs()));
+    for (Rtt r : rtts) {
+      h.append("<th class=\"n\">").append(esc(r.toString()));
+      if (added.containsKey(r)) {
+        h.append("<small>").append(Format.millis(added.get(r))).append(" measured</small>");
       }
       h.append("</th>");
     }
     h.append("</tr></thead>\n<tbody>\n");
-    ordered.forEach((series, byRtt) -> {
-      Measurement any = byRtt.values().stream().filter(m -> !m.predicted()).findFirst()
-          .orElse(byRtt.values().iterator().next());
+    ReportWriter.rows(cells).forEach((series, byRtt) -> {
+      Cell any = ReportWriter.countsOf(byRtt.values());
       String approx = any.predicted() ? "\u2248" : "";
-      h.append("<tr><td>").append(esc(any.strategy())).append("</td><td>")
-          .append(esc(MarkdownReport.params(any.params())))
+      h.append("<tr><td>").append(esc(series.strategy())).append("</td><td>")
+          .append(esc(Format.params(series.params())))
           .append("</td><td class=\"n\">").append(approx)
-          .append(MarkdownReport.count(any.roundTripsPerOp()))
+          .append(Format.count(any.roundTripsPerOp()))
           .append("</td><td class=\"n\">").append(approx)
-          .append(MarkdownReport.count(any.statementsPerOp())).append("</td>");
-      for (Measurement r : rtts) {
-        Measurement cell = byRtt.get(r.rtt());
+          .append(Format.count(any.statementsPerOp())).append("</td>");
+      for (Rtt r : rtts) {
+        Cell cell = byRtt.get(r);
         if (cell == null) {
           h.append("<td class=\"n\">-</td>");
         } else if (cell.predicted()) {
           h.append("<td class=\"n predicted\" title=\"").append(esc(cell.note())).append("\">")
-              .append(esc(MarkdownReport.duration(cell.timeMs()))).append("*</td>");
+              .append(esc(Format.duration(cell.timeMs()))).append("*</td>");
         } else {
-          h.append("<td class=\"n\">").append(esc(MarkdownReport.duration(cell.timeMs())));
+          h.append("<td class=\"n\">").append(esc(Format.duration(cell.timeMs())));
           if (Double.isFinite(cell.timeErrorMs())) {
-            h.append("<small>\u00b1 ").append(esc(MarkdownReport.duration(cell.timeErrorMs())))
+            h.append("<small>\u00b1 ").append(esc(Format.duration(cell.timeErrorMs())))
                 .append("</small>");
           }
           h.append("</td>");

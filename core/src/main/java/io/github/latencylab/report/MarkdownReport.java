@@ -1,28 +1,26 @@
 package io.github.latencylab.report;
 
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Rtt;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * Results as Markdown: per suite, one row per strategy and parameters, one column per RTT,
  * each cell the mean time per operation; predicted cells in italics with an asterisk.
  */
-public final class MarkdownReport {
+final class MarkdownReport {
 
   private MarkdownReport() {
   }
 
-  public static String render(Results results) {
+  static String render(Results results) {
     return render(results, null);
   }
 
   /** The report, with a baseline comparison's summary and findings when there is one. */
-  public static String render(Results results, BaselineComparison comparison) {
+  static String render(Results results, BaselineComparison comparison) {
     StringBuilder md = new StringBuilder();
     if (comparison != null) {
       md.append("### Baseline check\n\n").append(comparison.summary()).append("\n\n");
@@ -32,50 +30,41 @@ public final class MarkdownReport {
         md.append("```\n\n");
       }
     }
-    Map<String, List<Measurement>> bySuite = new LinkedHashMap<>();
-    for (Measurement m : results.measurements()) {
-      bySuite.computeIfAbsent(m.benchmark(), k -> new ArrayList<>()).add(m);
-    }
-    bySuite.forEach((suite, cells) -> md.append(suiteTable(suite, cells)).append('\n'));
+    ReportWriter.bySuite(results).forEach((suite, cells) ->
+        md.append(suiteTable(suite, cells)).append('\n'));
     md.append("Time per operation (JMH mean). Round trips and statements per operation are"
         + " counted at the socket. *Italic cells with an asterisk* are predicted by the model"
-        + " T(L) = T(L0) + round trips x (L - L0) from the same row's measured cell, not"
-        + " measured (a point that would take too long).\n\n");
+        + " T(L) = T0 + round trips x L fitted on the same row's measured cells (or scaled"
+        + " from a smaller size, ≈), not measured: a point that would take too long.\n\n");
     md.append(environment(results.environment(), results.profile()));
     return md.toString();
   }
 
-  static String suiteTable(String suite, List<Measurement> cells) {
-    TreeSet<Measurement> rtts = new TreeSet<>((a, b) -> Double.compare(a.rttMs(), b.rttMs()));
-    rtts.addAll(cells);
-    Map<String, Map<String, Measurement>> rows = new LinkedHashMap<>();
-    for (Measurement m : cells) {
-      rows.computeIfAbsent(m.strategy() + "|" + params(m.params()), k -> new LinkedHashMap<>())
-          .put(m.rtt(), m);
-    }
+  static String suiteTable(String suite, List<Cell> cells) {
+    List<Rtt> rtts = ReportWriter.rtts(cells);
     StringBuilder md = new StringBuilder("### ").append(suite).append("\n\n");
     md.append("| strategy | parameters | round trips/op | statements/op |");
     StringBuilder rule = new StringBuilder("|---|---|---:|---:|");
-    for (Measurement r : rtts) {
-      md.append(' ').append(r.rtt());
-      if (Double.isFinite(r.addedRttMs())) {
-        md.append(" (").append(ms(r.addedRttMs())).append(" measured)");
+    Map<Rtt, Double> added = ReportWriter.addedRtts(cells);
+    for (Rtt r : rtts) {
+      md.append(' ').append(r);
+      if (added.containsKey(r)) {
+        md.append(" (").append(Format.millis(added.get(r))).append(" measured)");
       }
       md.append(" |");
       rule.append("---:|");
     }
     md.append('\n').append(rule).append('\n');
-    rows.forEach((key, byRtt) -> {
+    ReportWriter.rows(cells).forEach((series, byRtt) -> {
       // counts from a measured cell; a row predicted throughout shows its estimate as such
-      Measurement any = byRtt.values().stream().filter(m -> !m.predicted()).findFirst()
-          .orElse(byRtt.values().iterator().next());
+      Cell any = ReportWriter.countsOf(byRtt.values());
       String approx = any.predicted() ? "≈" : "";
-      md.append("| ").append(any.strategy()).append(" | ").append(params(any.params()))
-          .append(" | ")
-          .append(approx).append(count(any.roundTripsPerOp())).append(" | ")
-          .append(approx).append(count(any.statementsPerOp())).append(" |");
-      for (Measurement r : rtts) {
-        Measurement cell = byRtt.get(r.rtt());
+      md.append("| ").append(series.strategy()).append(" | ")
+          .append(Format.params(series.params())).append(" | ")
+          .append(approx).append(Format.count(any.roundTripsPerOp())).append(" | ")
+          .append(approx).append(Format.count(any.statementsPerOp())).append(" |");
+      for (Rtt r : rtts) {
+        Cell cell = byRtt.get(r);
         md.append(' ').append(cell == null ? "-" : time(cell)).append(" |");
       }
       md.append('\n');
@@ -130,45 +119,8 @@ public final class MarkdownReport {
     return md.toString();
   }
 
-  /** "rows=1000, batch=100": a cell's parameters as the tables show them. */
-  static String params(Map<String, String> params) {
-    StringBuilder s = new StringBuilder();
-    params.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=')
-        .append(v));
-    return s.toString();
-  }
-
-  /** A count per operation: whole numbers as they are, averages with two decimals. */
-  static String count(double v) {
-    if (!Double.isFinite(v)) {
-      return "-";
-    }
-    return v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
-        : String.format(Locale.ROOT, "%,.2f", v);
-  }
-
-  /** A time in the unit that reads best: 612 µs, 20.4 ms, 5.31 s, 5.3 min. */
-  public static String duration(double ms) {
-    if (!Double.isFinite(ms)) {
-      return "-";
-    }
-    if (ms < 1) {
-      return String.format(Locale.ROOT, "%.0f µs", ms * 1000);
-    }
-    if (ms < 1000) {
-      return String.format(Locale.ROOT, ms < 100 ? "%.2f ms" : "%.0f ms", ms);
-    }
-    if (ms < 120_000) {
-      return String.format(Locale.ROOT, "%.2f s", ms / 1000);
-    }
-    return String.format(Locale.ROOT, "%.1f min", ms / 60_000);
-  }
-
-  private static String time(Measurement m) {
-    return m.predicted() ? "*" + duration(m.timeMs()) + "\\**" : duration(m.timeMs());
-  }
-
-  private static String ms(double v) {
-    return String.format(Locale.ROOT, "%.2f ms", v);
+  private static String time(Cell c) {
+    return c.predicted() ? "*" + Format.duration(c.timeMs()) + "\\**"
+        : Format.duration(c.timeMs());
   }
 }

@@ -1,27 +1,30 @@
 package io.github.latencylab.report;
 
+import io.github.latencylab.latency.Rtt;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /**
  * Writes a run's report files, and its compact console table.
  *
  * <pre>
  * DIR/results.json              the cells with their environment ({@link Results})
- * DIR/report.md                 {@link MarkdownReport}
- * DIR/report.html               {@link HtmlReport}: one self-contained page, charts inlined
- * DIR/charts/*.svg              {@link SvgCharts}: per suite and parameters, time vs RTT and
- *                               round trips per operation
+ * DIR/report.md                 the tables in Markdown
+ * DIR/report.html               one self-contained page: tables, charts inlined, environment
+ * DIR/charts/*.svg              per suite and parameters, time vs RTT and round trips per
+ *                               operation (SvgCharts)
  * DIR/baseline-comparison.txt   with a comparison: its summary and findings
  * </pre>
+ *
+ * Every table has one row per {@link Series} (in its order) and one column per RTT.
  */
 public final class ReportWriter {
 
@@ -70,48 +73,31 @@ public final class ReportWriter {
    * operation and the time per operation at each RTT, predicted times marked with '*'.
    */
   public static String consoleTable(Results results) {
-    TreeSet<Measurement> rttColumns =
-        new TreeSet<>(Comparator.comparingDouble(Measurement::rttMs));
-    rttColumns.addAll(results.measurements());
-    List<String> rtts = rttColumns.stream().map(Measurement::rtt).toList();
-
-    Map<String, Integer> suiteOrder = new LinkedHashMap<>();
-    results.measurements().forEach(m -> suiteOrder.putIfAbsent(m.benchmark(),
-        suiteOrder.size()));
-    List<Measurement> sorted = new ArrayList<>(results.measurements());
-    sorted.sort(Comparator.comparing((Measurement m) -> suiteOrder.get(m.benchmark()))
-        .thenComparing(Baseline.Cell::of, Baseline.ORDER));
-    Map<String, Map<String, Measurement>> rows = new LinkedHashMap<>();
-    for (Measurement m : sorted) {
-      rows.computeIfAbsent(m.series(), k -> new LinkedHashMap<>()).put(m.rtt(), m);
-    }
-
+    List<Rtt> rtts = rtts(results.cells());
     List<String[]> lines = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of("suite", "strategy", "params", "RT/op"));
     rtts.forEach(r -> header.add(r + " ")); // room for the '*' of predicted cells
     lines.add(header.toArray(String[]::new));
     boolean anyPredicted = false;
-    for (Map<String, Measurement> byRtt : rows.values()) {
-      Measurement any = byRtt.values().stream().filter(m -> !m.predicted()).findFirst()
-          .orElse(byRtt.values().iterator().next());
-      List<String> line = new ArrayList<>();
-      line.add(any.benchmark());
-      line.add(any.strategy());
-      StringBuilder params = new StringBuilder();
-      any.params().forEach((k, v) -> params.append(params.length() == 0 ? "" : " ").append(k)
-          .append('=').append(v));
-      line.add(params.toString());
-      line.add((any.predicted() ? "~" : "") + count(any.roundTripsPerOp()));
-      for (String rtt : rtts) {
-        Measurement cell = byRtt.get(rtt);
-        if (cell == null) {
-          line.add("- ");
-        } else {
-          anyPredicted |= cell.predicted();
-          line.add(MarkdownReport.duration(cell.timeMs()) + (cell.predicted() ? "*" : " "));
+    for (List<Cell> suite : bySuite(results).values()) {
+      for (Map.Entry<Series, Map<Rtt, Cell>> row : rows(suite).entrySet()) {
+        Cell any = countsOf(row.getValue().values());
+        List<String> line = new ArrayList<>();
+        line.add(row.getKey().suite());
+        line.add(row.getKey().strategy());
+        line.add(Format.params(row.getKey().params()));
+        line.add((any.predicted() ? "~" : "") + Format.count(any.roundTripsPerOp()));
+        for (Rtt rtt : rtts) {
+          Cell cell = row.getValue().get(rtt);
+          if (cell == null) {
+            line.add("- ");
+          } else {
+            anyPredicted |= cell.predicted();
+            line.add(Format.duration(cell.timeMs()) + (cell.predicted() ? "*" : " "));
+          }
         }
+        lines.add(line.toArray(String[]::new));
       }
-      lines.add(line.toArray(String[]::new));
     }
 
     int columns = header.size();
@@ -123,34 +109,70 @@ public final class ReportWriter {
     }
     StringBuilder t = new StringBuilder();
     for (int l = 0; l < lines.size(); l++) {
-      String[] line = lines.get(l);
       StringBuilder row = new StringBuilder();
       for (int i = 0; i < columns; i++) {
-        boolean left = i < 3;
-        String cell = line[i];
-        row.append(i == 0 ? "" : "  ").append(left
-            ? String.format(Locale.ROOT, "%-" + width[i] + "s", cell)
-            : String.format(Locale.ROOT, "%" + width[i] + "s", cell));
+        String align = i < 3 ? "%-" : "%"; // names left, numbers right
+        row.append(i == 0 ? "" : "  ")
+            .append(String.format(Locale.ROOT, align + width[i] + "s", lines.get(l)[i]));
       }
-      t.append(row.toString().stripTrailing()).append('\n');
+      String text = row.toString().stripTrailing();
+      t.append(text).append('\n');
       if (l == 0) {
-        t.append("-".repeat(row.toString().stripTrailing().length())).append('\n');
+        t.append("-".repeat(text.length())).append('\n');
       }
     }
     t.append("time per operation (JMH mean) at each added RTT; RT/op: round trips per"
         + " operation, counted at the socket");
     if (anyPredicted) {
-      t.append("\n* predicted by the model T(L) = T(L0) + round trips x (L - L0), not measured;"
+      t.append("\n* predicted by the model T(L) = T0 + round trips x L, not measured;"
           + " ~ an estimate scaled from a smaller size");
     }
     return t.append('\n').toString();
   }
 
-  private static String count(double v) {
-    if (!Double.isFinite(v)) {
-      return "-";
-    }
-    return v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
-        : String.format(Locale.ROOT, "%,.2f", v);
+  /**
+   * The reports' chart of time per operation against RTT, one line per strategy, for times
+   * not measured by JMH (e.g. the demo's medians): {@code timeIs} says what they are.
+   * Predicted cells are drawn hollow on dashed lines.
+   */
+  public static String timeChart(String suite, Map<String, String> params, List<Cell> cells,
+      String timeIs) {
+    return SvgCharts.timeVsRtt(suite, params, cells, timeIs);
+  }
+
+  // ---------------------------------------------------------------- shared by the pages
+
+  /** The cells of each suite, suites in the order the results first name them. */
+  static Map<String, List<Cell>> bySuite(Results results) {
+    Map<String, List<Cell>> bySuite = new LinkedHashMap<>();
+    results.cells().forEach(c -> bySuite.computeIfAbsent(c.suite(), k -> new ArrayList<>())
+        .add(c));
+    return bySuite;
+  }
+
+  /** Every RTT of {@code cells}, lowest first: the columns. */
+  static List<Rtt> rtts(Collection<Cell> cells) {
+    return cells.stream().map(Cell::rtt).distinct().sorted().toList();
+  }
+
+  /** What each RTT setting really added, measured: from its first cell that says. */
+  static Map<Rtt, Double> addedRtts(Collection<Cell> cells) {
+    Map<Rtt, Double> added = new TreeMap<>();
+    cells.stream().filter(c -> Double.isFinite(c.addedRttMs()))
+        .forEach(c -> added.putIfAbsent(c.rtt(), c.addedRttMs()));
+    return added;
+  }
+
+  /** The rows: each series with its cells by RTT, in the series' order. */
+  static Map<Series, Map<Rtt, Cell>> rows(Collection<Cell> cells) {
+    Map<Series, Map<Rtt, Cell>> rows = new TreeMap<>();
+    cells.forEach(c -> rows.computeIfAbsent(c.series(), k -> new TreeMap<>()).put(c.rtt(), c));
+    return rows;
+  }
+
+  /** The cell whose counts a row shows: a measured one, the lowest RTT first. */
+  static Cell countsOf(Collection<Cell> row) {
+    return row.stream().filter(c -> !c.predicted()).findFirst()
+        .orElse(row.iterator().next());
   }
 }

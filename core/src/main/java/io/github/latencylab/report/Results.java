@@ -1,10 +1,17 @@
 package io.github.latencylab.report;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Rtt;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,22 +19,177 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
-/** A run's cells with the environment they were measured in: {@code results.json}. */
+/**
+ * A run's cells with the environment they were measured in: {@code results.json}.
+ *
+ * <p>Each cell is written flat ({@code benchmark}, {@code strategy}, {@code params},
+ * {@code rtt}, {@code rttMs}, {@code timeMs}, ... {@code predicted}, {@code note}) with its
+ * server counters ({@code server}) and, for a measured cell with measured cells below it in
+ * its series, the {@link LatencyModel}'s time for it from those ({@code model}: its time,
+ * the RTTs it was fitted on, T0, R, and the least-squares slope the cells give): what a page
+ * generator needs to check the model without re-implementing it. Files of earlier versions,
+ * and of later ones with fields this one does not know, read.
+ */
 public record Results(String kind, String createdAt, String profile,
-    LabEnvironment environment, List<Measurement> measurements) {
+    LabEnvironment environment, List<Cell> cells) {
 
   private static final ObjectMapper JSON = new ObjectMapper()
-      .enable(SerializationFeature.INDENT_OUTPUT);
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  public void write(Path file) throws IOException {
-    Path parent = file.toAbsolutePath().getParent();
-    Files.createDirectories(parent);
-    JSON.writeValue(file.toFile(), this);
+  public Results {
+    cells = List.copyOf(cells);
   }
 
-  public static Results read(Path file) throws IOException {
-    return JSON.readValue(file.toFile(), Results.class);
+  public void write(Path file) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    JSON.writeValue(file.toFile(), toJson());
+  }
+
+  private ObjectNode toJson() {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("kind", kind);
+    root.put("createdAt", createdAt);
+    root.put("profile", profile);
+    root.set("environment", JSON.valueToTree(environment));
+    Map<String, LatencyModel> models = LatencyModel.fromBelow(cells);
+    ArrayNode all = root.putArray("measurements");
+    for (Cell c : cells) {
+      ObjectNode n = all.addObject();
+      n.put("benchmark", c.suite());
+      n.put("strategy", c.strategy());
+      c.params().forEach(n.putObject("params")::put);
+      n.put("rtt", c.rtt().toString());
+      n.put("rttMs", c.rtt().millis());
+      n.put("addedRttMs", c.addedRttMs());
+      n.put("baselineRttMs", c.baselineRttMs());
+      n.put("timeMs", c.timeMs());
+      n.put("timeErrorMs", c.timeErrorMs());
+      n.put("roundTripsPerOp", c.roundTripsPerOp());
+      n.put("statementsPerOp", c.statementsPerOp());
+      n.put("rowsPerSecond", c.rowsPerSecond());
+      if (!c.server().isEmpty()) {
+        new TreeMap<>(c.server()).forEach(n.putObject("server")::put);
+      }
+      n.put("predicted", c.predicted());
+      n.put("note", c.note());
+      LatencyModel model = models.get(c.key());
+      if (model != null) {
+        ObjectNode m = n.putObject("model");
+        m.put("timeMs", model.timeMs(c.addedRttMs()));
+        ArrayNode from = m.putArray("from");
+        model.rtts().forEach(r -> from.add(r.toString()));
+        m.put("t0Ms", model.t0Ms());
+        m.put("roundTrips", model.roundTrips());
+        m.put("fittedSlope", model.fittedSlope());
+      }
+    }
+    return root;
+  }
+
+  /**
+   * Reads a {@code results.json}; an IllegalArgumentException naming the file and what is
+   * wrong when it is missing, not JSON, or not latency-lab's results.
+   */
+  public static Results read(Path file) {
+    JsonNode root = readTree(file);
+    if (!root.isObject() || !root.has("measurements")) {
+      throw new IllegalArgumentException("Cannot read " + file + ": not latency-lab's"
+          + " results.json (an object with measurements)");
+    }
+    return fromJson(file, root);
+  }
+
+  /** The JSON of {@code file}; a clear IllegalArgumentException when it has none. */
+  public static JsonNode readTree(Path file) {
+    if (Files.isDirectory(file)) {
+      throw new IllegalArgumentException("Cannot read " + file + ": a directory, not a file"
+          + " (expected JMH's JSON results or a results.json)");
+    }
+    JsonNode root;
+    try {
+      root = JSON.readTree(Files.readString(file));
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("Cannot read " + file + ": no such file");
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Cannot read " + file + ": not JSON ("
+          + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ")");
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot read " + file + ": " + e);
+    }
+    if (root == null || root.isMissingNode()) {
+      throw new IllegalArgumentException("Cannot read " + file + ": the file is empty");
+    }
+    return root;
+  }
+
+  /** The results in {@code root}, the JSON of {@code file}: an object with measurements. */
+  public static Results fromJson(Path file, JsonNode root) {
+    JsonNode measurements = root.path("measurements");
+    if (!measurements.isArray() || measurements.isEmpty()) {
+      throw new IllegalArgumentException("No benchmark in " + file
+          + ": its measurements are empty");
+    }
+    LabEnvironment environment;
+    try {
+      environment = root.path("environment").isObject()
+          ? JSON.treeToValue(root.get("environment"), LabEnvironment.class) : null;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Cannot read " + file + " as latency-lab results: "
+          + e.getOriginalMessage());
+    }
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 0; i < measurements.size(); i++) {
+      cells.add(cell(file + ", measurement #" + (i + 1), measurements.get(i)));
+    }
+    return new Results(root.path("kind").asText(null), root.path("createdAt").asText(null),
+        root.path("profile").asText(null), environment, cells);
+  }
+
+  private static Cell cell(String where, JsonNode n) {
+    for (String required : new String[] {"benchmark", "strategy", "rtt"}) {
+      if (!n.path(required).isTextual()) {
+        throw new IllegalArgumentException("Cannot read " + where + ": no \"" + required
+            + "\"");
+      }
+    }
+    Map<String, String> params = new TreeMap<>();
+    n.path("params").properties().forEach(p -> params.put(p.getKey(), p.getValue().asText()));
+    Map<String, Double> server = new TreeMap<>();
+    n.path("server").properties().forEach(p -> server.put(p.getKey(), number(p.getValue())));
+    boolean predicted = n.path("predicted").asBoolean(false);
+    return new Cell(Series.of(n.get("benchmark").asText(), n.get("strategy").asText(), params),
+        rtt(where, n.get("rtt").asText()), number(n.path("addedRttMs")),
+        number(n.path("baselineRttMs")), number(n.path("timeMs")),
+        number(n.path("timeErrorMs")), number(n.path("roundTripsPerOp")),
+        number(n.path("statementsPerOp")), number(n.path("rowsPerSecond")), server,
+        predicted ? n.path("note").asText("predicted") : null);
+  }
+
+  /** An RTT read from a file; the error names where. */
+  public static Rtt rtt(String where, String text) {
+    try {
+      return Rtt.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot read " + where + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A JSON number, or a string JMH and Jackson write for non-finite values ("NaN"). */
+  public static double number(JsonNode n) {
+    if (n.isNumber()) {
+      return n.doubleValue();
+    }
+    if (n.isTextual()) {
+      try {
+        return Double.parseDouble(n.asText().trim());
+      } catch (NumberFormatException e) {
+        return Double.NaN;
+      }
+    }
+    return Double.NaN;
   }
 
   /**
@@ -41,7 +203,7 @@ public record Results(String kind, String createdAt, String profile,
     }
     Path firstFile = runs.get(0).getKey();
     Results first = runs.get(0).getValue();
-    List<Measurement> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     Map<String, Path> seen = new HashMap<>();
     LinkedHashSet<String> profiles = new LinkedHashSet<>();
     String latest = null;
@@ -52,13 +214,13 @@ public record Results(String kind, String createdAt, String profile,
         throw new IllegalArgumentException("Cannot merge " + run.getKey() + " with "
             + firstFile + ": measured on a different database (" + difference + ")");
       }
-      for (Measurement m : r.measurements()) {
-        Path before = seen.putIfAbsent(Baseline.key(m), run.getKey());
+      for (Cell c : r.cells()) {
+        Path before = seen.putIfAbsent(c.key(), run.getKey());
         if (before != null) {
           throw new IllegalArgumentException("Cannot merge " + run.getKey() + " with " + before
-              + ": both have the cell " + Baseline.key(m));
+              + ": both have the cell " + c.key());
         }
-        cells.add(m);
+        cells.add(c);
       }
       if (r.profile() != null) {
         profiles.add(r.profile());

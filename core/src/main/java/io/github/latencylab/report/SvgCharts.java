@@ -22,15 +22,15 @@ import java.util.TreeSet;
  * white) followed by three of Paul Tol's muted colours, each strategy with its own marker
  * shape too, the same colour for a strategy in every chart of its suite.
  */
-public final class SvgCharts {
+final class SvgCharts {
 
   /** One chart: what it shows, where it goes, its SVG. */
-  public record Chart(String suite, Map<String, String> params, Kind kind, String fileName,
+  record Chart(String suite, Map<String, String> params, Kind kind, String fileName,
       String title, String svg) {
   }
 
   /** The kinds of chart. */
-  public enum Kind { TIME_VS_RTT, ROUND_TRIPS }
+  enum Kind { TIME_VS_RTT, ROUND_TRIPS }
 
   /** Round trips go on a log scale when the largest is more than this many times the least. */
   static final int LOG_SPAN = 20;
@@ -51,16 +51,12 @@ public final class SvgCharts {
   }
 
   /** Every chart of the results: per suite and parameters, time against RTT then round trips. */
-  public static List<Chart> all(Results results) {
-    Map<String, List<Measurement>> bySuite = new LinkedHashMap<>();
-    for (Measurement m : results.measurements()) {
-      bySuite.computeIfAbsent(m.benchmark(), k -> new ArrayList<>()).add(m);
-    }
+  static List<Chart> all(Results results) {
     List<Chart> charts = new ArrayList<>();
-    bySuite.forEach((suite, cells) -> {
+    ReportWriter.bySuite(results).forEach((suite, cells) -> {
       Map<String, Integer> colors = colors(cells);
-      Map<Map<String, String>, List<Measurement>> byParams =
-          new TreeMap<>(SvgCharts::compareParams);
+      Map<Map<String, String>, List<Cell>> byParams =
+          new TreeMap<>(Series::compareParams);
       cells.forEach(m -> byParams.computeIfAbsent(m.params(), k -> new ArrayList<>()).add(m));
       byParams.forEach((params, group) -> {
         String name = fileName(suite, params);
@@ -74,20 +70,18 @@ public final class SvgCharts {
   }
 
   /** Time per operation against RTT for one suite and parameters, one line per strategy. */
-  public static String timeVsRtt(String suite, Map<String, String> params,
-      List<Measurement> cells) {
+  static String timeVsRtt(String suite, Map<String, String> params, List<Cell> cells) {
     return timeVsRtt(suite, params, cells, colors(cells), JMH_TIME);
   }
 
   /** The same, for times not measured by JMH: {@code timeIs} says what they are. */
-  public static String timeVsRtt(String suite, Map<String, String> params,
-      List<Measurement> cells, String timeIs) {
+  static String timeVsRtt(String suite, Map<String, String> params,
+      List<Cell> cells, String timeIs) {
     return timeVsRtt(suite, params, cells, colors(cells), timeIs);
   }
 
   /** Round trips per operation for one suite and parameters, one bar per strategy. */
-  public static String roundTrips(String suite, Map<String, String> params,
-      List<Measurement> cells) {
+  static String roundTrips(String suite, Map<String, String> params, List<Cell> cells) {
     return roundTrips(suite, params, cells, colors(cells));
   }
 
@@ -100,28 +94,28 @@ public final class SvgCharts {
   private static final int TOP = 92;
   private static final int BOTTOM = 62;
 
-  private record Series(String strategy, int color, List<Measurement> points) {
-    Measurement last() {
+  private record Line(String strategy, int color, List<Cell> points) {
+    Cell last() {
       return points.get(points.size() - 1);
     }
   }
 
   private static String timeVsRtt(String suite, Map<String, String> params,
-      List<Measurement> cells, Map<String, Integer> colors, String timeIs) {
-    Map<String, List<Measurement>> byStrategy = new TreeMap<>();
-    for (Measurement m : cells) {
-      if (m.rttMs() > 0 && m.timeMs() > 0 && Double.isFinite(m.timeMs())) {
+      List<Cell> cells, Map<String, Integer> colors, String timeIs) {
+    Map<String, List<Cell>> byStrategy = new TreeMap<>();
+    for (Cell m : cells) {
+      if (m.rtt().millis() > 0 && m.timeMs() > 0 && Double.isFinite(m.timeMs())) {
         byStrategy.computeIfAbsent(m.strategy(), k -> new ArrayList<>()).add(m);
       }
     }
-    List<Series> series = new ArrayList<>();
+    List<Line> series = new ArrayList<>();
     byStrategy.forEach((strategy, points) -> {
-      points.sort(Comparator.comparingDouble(Measurement::rttMs));
-      series.add(new Series(strategy, colors.getOrDefault(strategy, 0), points));
+      points.sort(Comparator.comparing(Cell::rtt));
+      series.add(new Line(strategy, colors.getOrDefault(strategy, 0), points));
     });
     // legend in the order the lines end, slowest first
-    series.sort(Comparator.comparingDouble((Series s) -> s.last().rttMs()).reversed()
-        .thenComparing(Comparator.comparingDouble((Series s) -> s.last().timeMs()).reversed()));
+    series.sort(Comparator.comparing((Line s) -> s.last().rtt()).reversed()
+        .thenComparing(Comparator.comparingDouble((Line s) -> s.last().timeMs()).reversed()));
 
     String title = timeTitle(suite, params);
     // taller when the legend needs it: 36 px per strategy, its title and the marker key
@@ -145,10 +139,10 @@ public final class SvgCharts {
     double xMax = 320;
     double yMin = Double.MAX_VALUE;
     double yMax = 0;
-    for (Series s : series) {
-      for (Measurement m : s.points()) {
-        xMin = Math.min(xMin, m.rttMs());
-        xMax = Math.max(xMax, m.rttMs());
+    for (Line s : series) {
+      for (Cell m : s.points()) {
+        xMin = Math.min(xMin, m.rtt().millis());
+        xMax = Math.max(xMax, m.rtt().millis());
         yMin = Math.min(yMin, m.timeMs());
         yMax = Math.max(yMax, m.timeMs());
       }
@@ -167,14 +161,14 @@ public final class SvgCharts {
     for (double d = lyMin; d <= lyMax + 1e-9; d++) {
       double py = y.at(d);
       svg.line(LEFT, py, plotRight, py, GRID, 1, null);
-      svg.text(LEFT - 8, py + 4, "end", 12, "normal", INK, timeTick(Math.pow(10, d)));
+      svg.text(LEFT - 8, py + 4, "end", 12, "normal", INK, Format.tick(Math.pow(10, d)));
       for (double f : new double[] {2, 5}) {
         double v = Math.log10(f) + d;
         if (v < lyMax) {
           double pm = y.at(v);
           svg.line(LEFT, pm, plotRight, pm, GRID_MINOR, 1, null);
           if (labelMinor) {
-            svg.text(LEFT - 8, pm + 4, "end", 11, "normal", MUTED, timeTick(Math.pow(10, v)));
+            svg.text(LEFT - 8, pm + 4, "end", 11, "normal", MUTED, Format.tick(Math.pow(10, v)));
           }
         }
       }
@@ -186,7 +180,7 @@ public final class SvgCharts {
       double px = x.at(Math.log10(t));
       svg.line(px, TOP, px, plotBottom, GRID, 1, null);
       svg.line(px, plotBottom, px, plotBottom + 5, INK, 1, null);
-      svg.text(px, plotBottom + 19, "middle", 12, "normal", INK, num(t));
+      svg.text(px, plotBottom + 19, "middle", 12, "normal", INK, Format.number(t));
     }
     svg.line(LEFT, plotBottom, plotRight, plotBottom, INK, 1.2, null);
     svg.line(LEFT, TOP, LEFT, plotBottom, INK, 1.2, null);
@@ -195,15 +189,15 @@ public final class SvgCharts {
     svg.verticalText(20, (TOP + plotBottom) / 2, 13, INK, "time per operation (log scale)");
 
     // lines, then markers on top
-    for (Series s : series) {
+    for (Line s : series) {
       String color = COLORS[s.color() % COLORS.length];
       StringBuilder solid = new StringBuilder();
       List<double[]> dashed = new ArrayList<>();
       for (int k = 1; k < s.points().size(); k++) {
-        Measurement a = s.points().get(k - 1);
-        Measurement b = s.points().get(k);
-        double[] seg = {x.at(Math.log10(a.rttMs())), y.at(Math.log10(a.timeMs())),
-            x.at(Math.log10(b.rttMs())), y.at(Math.log10(b.timeMs()))};
+        Cell a = s.points().get(k - 1);
+        Cell b = s.points().get(k);
+        double[] seg = {x.at(Math.log10(a.rtt().millis())), y.at(Math.log10(a.timeMs())),
+            x.at(Math.log10(b.rtt().millis())), y.at(Math.log10(b.timeMs()))};
         if (a.predicted() || b.predicted()) {
           dashed.add(seg);
         } else {
@@ -218,8 +212,8 @@ public final class SvgCharts {
       for (double[] seg : dashed) {
         svg.line(seg[0], seg[1], seg[2], seg[3], color, 2, "6 4");
       }
-      for (Measurement m : s.points()) {
-        svg.marker(s.color(), x.at(Math.log10(m.rttMs())), y.at(Math.log10(m.timeMs())), 4.5,
+      for (Cell m : s.points()) {
+        svg.marker(s.color(), x.at(Math.log10(m.rtt().millis())), y.at(Math.log10(m.timeMs())), 4.5,
             m.predicted(), tooltip(m));
       }
       svg.close("g");
@@ -230,14 +224,14 @@ public final class SvgCharts {
     double ly = TOP + 4;
     svg.text(lx, ly, "start", 12, "bold", INK, "strategy (slowest first)");
     ly += 22;
-    for (Series s : series) {
+    for (Line s : series) {
       String color = COLORS[s.color() % COLORS.length];
       svg.line(lx, ly - 4, lx + 26, ly - 4, color, 2.2, null);
       svg.marker(s.color(), lx + 13, ly - 4, 4.5, false, null);
       svg.text(lx + 34, ly, "start", 12.5, "normal", INK, s.strategy());
-      Measurement last = s.last();
+      Cell last = s.last();
       svg.text(lx + 34, ly + 15, "start", 11, "normal", MUTED,
-          roundTripsOf(s.points()) + " RT/op \u00b7 " + MarkdownReport.duration(last.timeMs())
+          roundTripsOf(s.points()) + " RT/op \u00b7 " + Format.duration(last.timeMs())
               + " at " + last.rtt() + (last.predicted() ? " (model)" : ""));
       ly += 36;
     }
@@ -250,10 +244,10 @@ public final class SvgCharts {
   }
 
   /** Round trips per operation of a series, from a measured cell when there is one. */
-  private static String roundTripsOf(List<Measurement> points) {
-    Measurement any = points.stream().filter(m -> !m.predicted()).findFirst()
+  private static String roundTripsOf(List<Cell> points) {
+    Cell any = points.stream().filter(m -> !m.predicted()).findFirst()
         .orElse(points.get(0));
-    return (any.predicted() ? "\u2248" : "") + count(any.roundTripsPerOp());
+    return (any.predicted() ? "\u2248" : "") + Format.count(any.roundTripsPerOp());
   }
 
   // ---------------------------------------------------------------- round trips
@@ -263,9 +257,9 @@ public final class SvgCharts {
   }
 
   private static String roundTrips(String suite, Map<String, String> params,
-      List<Measurement> cells, Map<String, Integer> colors) {
-    Map<String, Measurement> byStrategy = new TreeMap<>();
-    for (Measurement m : cells) {
+      List<Cell> cells, Map<String, Integer> colors) {
+    Map<String, Cell> byStrategy = new TreeMap<>();
+    for (Cell m : cells) {
       byStrategy.merge(m.strategy(), m, (a, b) -> better(a, b) ? a : b);
     }
     List<Bar> bars = new ArrayList<>();
@@ -309,7 +303,8 @@ public final class SvgCharts {
     boolean log = max / min > LOG_SPAN;
     svg.text(24, 52, "start", 12.5, "normal", MUTED, "Round trips per operation, counted at"
         + " the socket (the same at every RTT); "
-        + (log ? "log scale: the values span " + count(min) + " to " + count(max) + "."
+        + (log ? "log scale: the values span " + Format.count(min) + " to "
+            + Format.count(max) + "."
             : "linear scale."));
     svg.text(24, 68, "start", 12.5, "normal", MUTED, "Each round trip costs the whole added"
         + " RTT: at 20 ms, 100 round trips are 2 s on the wire.");
@@ -334,7 +329,7 @@ public final class SvgCharts {
     for (double t : ticks) {
       double px = x.at(t);
       svg.line(px, top - 6, px, plotBottom, GRID, 1, null);
-      svg.text(px, plotBottom + 18, "middle", 12, "normal", INK, num(log ? Math.pow(10, t)
+      svg.text(px, plotBottom + 18, "middle", 12, "normal", INK, Format.number(log ? Math.pow(10, t)
           : t));
     }
     svg.line(left, plotBottom, right, plotBottom, INK, 1.2, null);
@@ -350,11 +345,11 @@ public final class SvgCharts {
       svg.text(left - 10, py + rowHeight / 2 + 4, "end", 12.5, "normal", INK, b.strategy());
       svg.rect(left, py + 6, Math.max(0, end - left), rowHeight - 12, b.predicted() ? "white"
           : color, color, b.predicted() ? "5 3" : null,
-          b.strategy() + ": " + (b.predicted() ? "\u2248" : "") + count(b.roundTrips())
+          b.strategy() + ": " + (b.predicted() ? "\u2248" : "") + Format.count(b.roundTrips())
               + " round trips/op" + (b.predicted() ? " (predicted)" : ""));
-      String label = (b.predicted() ? "\u2248" : "") + count(b.roundTrips()) + " round trip"
+      String label = (b.predicted() ? "\u2248" : "") + Format.count(b.roundTrips()) + " round trip"
           + (b.roundTrips() == 1 ? "" : "s")
-          + (Double.isFinite(b.statements()) ? "  \u00b7  " + count(b.statements())
+          + (Double.isFinite(b.statements()) ? "  \u00b7  " + Format.count(b.statements())
           + " statement" + (b.statements() == 1 ? "" : "s") : "")
           + (b.predicted() ? "  (predicted)" : "");
       svg.text(end + 8, py + rowHeight / 2 + 4, "start", 12, "normal", INK, label);
@@ -366,11 +361,11 @@ public final class SvgCharts {
   }
 
   /** The cell whose counts a bar shows: measured before predicted, then the lowest RTT. */
-  private static boolean better(Measurement a, Measurement b) {
+  private static boolean better(Cell a, Cell b) {
     if (a.predicted() != b.predicted()) {
       return !a.predicted();
     }
-    return a.rttMs() <= b.rttMs();
+    return a.rtt().millis() <= b.rtt().millis();
   }
 
   private static double niceStep(double raw) {
@@ -394,10 +389,7 @@ public final class SvgCharts {
   }
 
   private static String params(Map<String, String> params) {
-    StringBuilder s = new StringBuilder();
-    params.forEach((k, v) -> s.append(s.length() == 0 ? " (" : ", ").append(k).append('=')
-        .append(v));
-    return s.length() == 0 ? "" : s.append(')').toString();
+    return params.isEmpty() ? "" : " (" + Format.params(params) + ")";
   }
 
   /** A file name of letters, digits, '-', '.' and '_': {@code InsertBenchmark-rows-1000}. */
@@ -408,7 +400,7 @@ public final class SvgCharts {
   }
 
   /** Strategy -> colour index, by name, so a strategy keeps its colour across charts. */
-  private static Map<String, Integer> colors(List<Measurement> cells) {
+  private static Map<String, Integer> colors(List<Cell> cells) {
     TreeSet<String> names = new TreeSet<>();
     cells.forEach(m -> names.add(m.strategy()));
     Map<String, Integer> colors = new LinkedHashMap<>();
@@ -416,50 +408,9 @@ public final class SvgCharts {
     return colors;
   }
 
-  private static int compareParams(Map<String, String> a, Map<String, String> b) {
-    String ka = String.join(",", a.keySet());
-    String kb = String.join(",", b.keySet());
-    if (!ka.equals(kb)) {
-      return ka.compareTo(kb);
-    }
-    for (String k : a.keySet()) {
-      int c = Baseline.compareValues(a.get(k), b.get(k));
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
-  }
-
-  private static String tooltip(Measurement m) {
-    return m.strategy() + " @ " + m.rtt() + ": " + MarkdownReport.duration(m.timeMs())
+  private static String tooltip(Cell m) {
+    return m.strategy() + " @ " + m.rtt() + ": " + Format.duration(m.timeMs())
         + (m.predicted() ? " (" + m.note() + ")" : " (measured)");
-  }
-
-  /** 1 µs, 10 µs, 100 µs, 1 ms, 20 ms, 500 ms, 1 s, 10 s, 100 s: tick labels of time. */
-  static String timeTick(double ms) {
-    if (ms < 1) {
-      return num(ms * 1000) + " \u00b5s";
-    }
-    if (ms < 1000) {
-      return num(ms) + " ms";
-    }
-    return num(ms / 1000) + " s";
-  }
-
-  private static String num(double v) {
-    double r = Math.round(v * 1000) / 1000.0;
-    if (r == Math.rint(r)) {
-      return String.format(Locale.ROOT, "%,.0f", r);
-    }
-    return String.format(Locale.ROOT, "%.3f", r).replaceAll("0+$", "");
-  }
-
-  private static String count(double v) {
-    if (v == Math.rint(v)) {
-      return String.format(Locale.ROOT, "%,.0f", v);
-    }
-    return String.format(Locale.ROOT, v < 10 ? "%.2f" : "%,.1f", v);
   }
 
   private record Scale(double from, double to, double pixelFrom, double pixelTo) {
@@ -505,12 +456,12 @@ public final class SvgCharts {
         String dash) {
       out.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\""
           + " y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\"%s/>%n", x1, y1, x2, y2, color,
-          num(width), dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
+          Format.number(width), dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
     }
 
     void path(String d, String color, double width, String dash) {
       out.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\""
-          + " stroke-width=\"%s\" stroke-linejoin=\"round\"%s/>%n", d, color, num(width),
+          + " stroke-width=\"%s\" stroke-linejoin=\"round\"%s/>%n", d, color, Format.number(width),
           dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
     }
 
@@ -567,7 +518,7 @@ public final class SvgCharts {
     void text(double x, double y, String anchor, double size, String weight, String color,
         String content) {
       out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\""
-          + " font-size=\"%s\"%s fill=\"%s\">%s</text>%n", x, y, anchor, num(size),
+          + " font-size=\"%s\"%s fill=\"%s\">%s</text>%n", x, y, anchor, Format.number(size),
           "normal".equals(weight) ? "" : " font-weight=\"" + weight + "\"", color,
           escape(content)));
     }
@@ -575,7 +526,7 @@ public final class SvgCharts {
     void verticalText(double x, double y, double size, String color, String content) {
       out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
           + " font-size=\"%s\" fill=\"%s\" transform=\"rotate(-90 %.1f %.1f)\">%s</text>%n",
-          x, y, num(size), color, x, y, escape(content)));
+          x, y, Format.number(size), color, x, y, escape(content)));
     }
 
     String end() {

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.wire.WireStats;
@@ -92,7 +91,7 @@ class ExternalBackendTest {
         assertThat(users.usersRows(db)).as("the user's rows, while the Lab runs").isEqualTo(rows);
 
         Rtt rtt = Rtt.parse("20ms");
-        RttMeasurement m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+        RttMeasurement m = lab.measure(rtt);
         // the latency's accuracy is LatencyFidelityTest's: here, that it applies at all
         assertThat(m.addedMeanMs()).as("added mean (plan %s)", m.plan())
             .isCloseTo(20, within(5.0));

@@ -46,7 +46,7 @@ class LatencyFidelityTest {
     // to three tries; a Lab that is really off fails all three
     RttMeasurement m = null;
     for (int attempt = 0; attempt < 3; attempt++) {
-      m = lab.measure(rtt, LatencyControl.samplesFor(rtt));
+      m = lab.measure(rtt);
       if (Math.abs(m.addedMeanMs() - rtt.millis()) <= rtt.millis() * 0.25) {
         break;
       }

@@ -5,7 +5,7 @@ import static io.github.latencylab.report.Cells.results;
 import static io.github.latencylab.report.Cells.run;
 import static io.github.latencylab.report.Cells.runWith;
 import static io.github.latencylab.report.Cells.withCounts;
-import static io.github.latencylab.report.Cells.withNote;
+import static io.github.latencylab.report.Cells.withPrediction;
 import static io.github.latencylab.report.Cells.withTime;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,7 +53,7 @@ class BaselineComparisonTest {
 
     assertThat(c.passed()).isFalse();
     assertThat(lines(c)).containsExactly("FAIL InsertBenchmark.executeBatch rows=1000 @ 20ms:"
-        + " round trips/op 4 -> 1000 (must match exactly: round trips are deterministic)");
+        + " round trips/op 4 -> 1,000 (must match exactly: round trips are deterministic)");
     assertThat(c.report()).startsWith("Baseline check FAILED: 1 failure, 4 cells compared");
   }
 
@@ -62,7 +62,7 @@ class BaselineComparisonTest {
     BaselineComparison c = BaselineComparison.compare(BASELINE,
         runWith(BATCH_05, m -> withCounts(m, 4, 1001)));
 
-    assertThat(lines(c)).containsExactly("FAIL " + BATCH_05 + ": statements/op 1000 -> 1001"
+    assertThat(lines(c)).containsExactly("FAIL " + BATCH_05 + ": statements/op 1,000 -> 1,001"
         + " (must match exactly: statements are deterministic)");
   }
 
@@ -107,7 +107,7 @@ class BaselineComparisonTest {
 
   @Test
   void theFloorKeepsSubMillisecondCellsFromFailingOnNoise() {
-    Measurement fast = measured("RoundTripBenchmark", "selectOne", Map.of(), "0.5ms", 0.5,
+    Cell fast = measured("RoundTripBenchmark", "selectOne", Map.of(), "0.5ms", 0.5,
         0.3, 1, 1);
     Baseline baseline = Baseline.from(results(List.of(fast)));
 
@@ -136,9 +136,12 @@ class BaselineComparisonTest {
         runWith(BATCH_20, m -> withTime(m, 200)));
 
     assertThat(lines(c)).containsExactly("FAIL " + BATCH_20 + ": time/op model 92.00 ms ->"
-        + " measured 200 ms (more than 2x the model + 2 ms = 186 ms: T(L) = T(0.5ms)"
-        + " 14.00 ms + 4 round trips x (20.00 - 0.50) ms; time the round trips do not"
+        + " measured 200 ms (more than 2x the model + 2 ms = 186 ms: T(L) from 0.5ms ="
+        + " 14.000 ms + 4 round trips x (20.000 - 0.500) ms; time the round trips do not"
         + " explain)");
+    assertThat(c.failedOnTimeOnly()).containsExactly(BATCH_20);
+    assertThat(lines(c.withInfo(BATCH_20, "measured again"))).containsExactly(lines(c).get(0),
+        "INFO " + BATCH_20 + ": measured again");
     assertThat(BaselineComparison.compare(BASELINE, runWith(BATCH_20, m -> withTime(m, 185)))
         .passed()).isTrue();
   }
@@ -148,7 +151,7 @@ class BaselineComparisonTest {
     List<Finding> ok = BaselineComparison.modelCheck(results(run()), Tolerances.DEFAULTS);
     assertThat(ok).isEmpty();
 
-    List<Measurement> cells = new ArrayList<>(run());
+    List<Cell> cells = new ArrayList<>(run());
     // a predicted cell far from anything is not the model check's business
     cells.set(3, withTime(cells.get(3), 1e9));
     cells.set(1, withTime(cells.get(1), 500));
@@ -166,7 +169,7 @@ class BaselineComparisonTest {
 
   @Test
   void cellsOfASuiteOrRttNotRunAreInformational() {
-    List<Measurement> baselineCells = new ArrayList<>(run());
+    List<Cell> baselineCells = new ArrayList<>(run());
     baselineCells.add(measured("HibernateInsertBenchmark", "hibernatePersist",
         Map.of("rows", "100"), "0.5ms", 0.5, 100, 101, 102));
     baselineCells.add(measured("HibernateInsertBenchmark", "hibernatePersist",
@@ -184,7 +187,7 @@ class BaselineComparisonTest {
 
   @Test
   void aNewCellIsInformational() {
-    List<Measurement> cells = new ArrayList<>(run());
+    List<Cell> cells = new ArrayList<>(run());
     cells.add(measured("copyCsv", "0.5ms", 0.5, 10.5, 2, 1));
 
     BaselineComparison c = BaselineComparison.compare(BASELINE, results(cells));
@@ -202,15 +205,15 @@ class BaselineComparisonTest {
 
     BaselineComparison c = BaselineComparison.compare(BASELINE,
         runWith(EACH_20, m -> withCounts(m, 1001, 1000)));
-    assertThat(lines(c)).containsExactly("FAIL " + EACH_20 + ": round trips/op 1000 -> 1001"
+    assertThat(lines(c)).containsExactly("FAIL " + EACH_20 + ": round trips/op 1,000 -> 1,001"
         + " (must match exactly: predicted by the same model from deterministic counts)");
   }
 
   @Test
   void predictedCellsByAnotherModelAreNotCompared() {
     BaselineComparison c = BaselineComparison.compare(BASELINE, runWith(EACH_20,
-        m -> withCounts(withNote(m, true, "predicted from executeEach at 1ms: 590.000 ms + 1001"
-            + " round trips x (20.000 - 1.000) ms"), 1001, 1001)));
+        m -> withCounts(withPrediction(m, "predicted from executeEach at 1ms: 590.000 ms +"
+            + " 1,001 round trips x (20.000 - 1.000) ms"), 1001, 1001)));
 
     assertThat(c.passed()).isTrue();
     assertThat(c.compared()).isEqualTo(3);
@@ -222,7 +225,7 @@ class BaselineComparisonTest {
   @Test
   void aCellPredictedOnOneSideAndMeasuredOnTheOtherIsNotCompared() {
     BaselineComparison c = BaselineComparison.compare(BASELINE,
-        runWith(EACH_20, m -> withCounts(withNote(m, false, "measured"), 999, 999)));
+        runWith(EACH_20, m -> withCounts(withPrediction(m, null), 999, 999)));
 
     assertThat(c.passed()).isTrue();
     assertThat(lines(c)).containsExactly("INFO " + EACH_20 + ": not compared: predicted in"
@@ -231,8 +234,8 @@ class BaselineComparisonTest {
 
   @Test
   void failuresComeFirstAndTheReportHasOneLineEach() {
-    List<Measurement> cells = new ArrayList<>(runWith(BATCH_20, m -> withCounts(m, 5, 1000))
-        .measurements());
+    List<Cell> cells = new ArrayList<>(runWith(BATCH_20, m -> withCounts(m, 5, 1000))
+        .cells());
     cells.add(0, measured("copyCsv", "0.5ms", 0.5, 10.5, 2, 1));
 
     BaselineComparison c = BaselineComparison.compare(BASELINE, results(cells));

@@ -6,7 +6,7 @@ import static io.github.latencylab.report.Cells.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.latencylab.report.Baseline.Cell;
+import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Baseline.Tolerances;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +20,7 @@ class BaselineTest {
 
   @Test
   void fromResultsKeepsCountsAndTimeRoundedAndThePredictingModel() {
-    List<Measurement> cells = new ArrayList<>(run());
+    List<Cell> cells = new ArrayList<>(run());
     cells.add(measured("copyCsv", "0.5ms", 0.5, 10.524119875, 2, 1));
 
     Baseline b = Baseline.from(results(cells));
@@ -30,11 +30,12 @@ class BaselineTest {
     assertThat(b.tolerances()).isEqualTo(new Tolerances(3.0, 2.0, 2.0, 0.01));
     Map<String, Cell> byKey = b.byKey();
     assertThat(byKey.get("InsertBenchmark.copyCsv rows=1000 @ 0.5ms"))
-        .isEqualTo(new Cell("InsertBenchmark", "copyCsv", new java.util.TreeMap<>(
-            Map.of("rows", "1000")), "0.5ms", 0.5, 2, 1, 10.524, null));
+        .isEqualTo(new Cell(Series.of("InsertBenchmark", "copyCsv", Map.of("rows", "1000")),
+            Rtt.parse("0.5ms"), Double.NaN, Double.NaN, 10.524, Double.NaN, 2, 1, Double.NaN,
+            Map.of(), null));
     Cell predicted = byKey.get("InsertBenchmark.executeEach rows=1000 @ 20ms");
     assertThat(predicted.predicted()).isTrue();
-    assertThat(predicted.model()).isEqualTo("predicted from executeEach at 0.5ms");
+    assertThat(predicted.prediction()).isEqualTo("predicted from executeEach at 0.5ms");
     assertThat(predicted.timeMs()).isEqualTo(586 + 1000 * 19.5);
   }
 
@@ -42,6 +43,13 @@ class BaselineTest {
   void theModelOfANoteIsTheNoteWithoutItsNumbers() {
     assertThat(Baseline.model("predicted from executeBatch at 0.5ms: 4.840 ms + 3 round trips"
         + " x (20.636 - 0.533) ms")).isEqualTo("predicted from executeBatch at 0.5ms");
+    assertThat(Baseline.model("predicted from lazyLoop at 0.5ms, 20ms: least squares over 2"
+        + " RTTs, 3.100 ms + 105.200 ms per ms of RTT (102 round trips) x 320.400 ms"))
+        .isEqualTo("predicted from lazyLoop at 0.5ms, 20ms");
+    assertThat(Baseline.model("predicted by scaling x10 from InsertBenchmark.copyCsv rows=1000"
+        + " @ 0.5ms: time, round trips and statements grow with the size"))
+        .isEqualTo("predicted by scaling x10 from InsertBenchmark.copyCsv rows=1000 @ 0.5ms");
+    // a note of an earlier version, whose scaled notes had no numbers to strip
     assertThat(Baseline.model("predicted: scaled x10 from InsertBenchmark.copyCsv rows=1000"
         + " (time, round trips and statements grow with the size)"))
         .isEqualTo("predicted: scaled x10 from InsertBenchmark.copyCsv rows=1000 (time, round"
@@ -51,7 +59,7 @@ class BaselineTest {
 
   @Test
   void writeThenReadGivesTheSameBaseline(@TempDir Path dir) throws Exception {
-    List<Measurement> cells = new ArrayList<>(run());
+    List<Cell> cells = new ArrayList<>(run());
     cells.add(measured("RoundTripBenchmark", "selectOne", Map.of(), "0.5ms", 0.5, 0.61,
         1, Double.NaN)); // no statement count: written as null
     Baseline b = new Baseline(Baseline.FORMAT, "2026-11-22T15:00:00Z", "quick", "a machine",
@@ -67,11 +75,11 @@ class BaselineTest {
 
   @Test
   void theFileHasAStableReviewableOrder(@TempDir Path dir) throws Exception {
-    List<Measurement> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     for (String rtt : new String[] {"320ms", "20ms", "5ms", "0.5ms"}) {
       for (String rows : new String[] {"10000", "100", "1000"}) {
         cells.add(measured("InsertBenchmark", "copyCsv", Map.of("rows", rows), rtt,
-            Cells.rttMs(rtt), 10, 2, 1));
+            Rtt.parse(rtt).millis(), 10, 2, 1));
       }
     }
     cells.add(0, measured("HibernateInsertBenchmark", "hibernatePersist", Map.of("rows",
@@ -80,7 +88,7 @@ class BaselineTest {
     Path b = dir.resolve("b.json");
     Baseline baseline = Baseline.from(results(cells));
     baseline.write(a);
-    List<Measurement> reversed = new ArrayList<>(cells);
+    List<Cell> reversed = new ArrayList<>(cells);
     java.util.Collections.reverse(reversed);
     new Baseline(1, baseline.createdAt(), "quick", null, null,
         Baseline.from(results(reversed)).cells()).write(b);
@@ -112,7 +120,7 @@ class BaselineTest {
     assertThat(first.tolerances()).isEqualTo(Tolerances.DEFAULTS);
     new Baseline(1, null, null, null, new Tolerances(5, 3, 4, 0.1), first.cells()).write(file);
 
-    List<Measurement> cells = new ArrayList<>(run());
+    List<Cell> cells = new ArrayList<>(run());
     cells.add(measured("copyCsv", "0.5ms", 0.5, 10.5, 2, 1));
     Baseline.update(results(cells), file);
 

@@ -18,7 +18,7 @@ class ResultsMergeTest {
   }
 
   static Results run(String createdAt, String profile, LabEnvironment env,
-      List<Measurement> cells) {
+      List<Cell> cells) {
     return new Results("bench", createdAt, profile, env, cells);
   }
 
@@ -29,12 +29,12 @@ class ResultsMergeTest {
 
   @Test
   void joinsTheCellsOfRunsOnOneDatabase() {
-    List<Measurement> cells = Cells.run();
+    List<Cell> cells = Cells.run();
     Results merged = Results.merge(runs(
         run("2026-11-22T17:00:00Z", "full", database("17.6", "off"), cells.subList(0, 2)),
         run("2026-11-22T18:00:00Z", "full", database("17.6", "off"), cells.subList(2, 4))));
 
-    assertThat(merged.measurements()).containsExactlyElementsOf(cells);
+    assertThat(merged.cells()).containsExactlyElementsOf(cells);
     assertThat(merged.createdAt()).isEqualTo("2026-11-22T18:00:00Z");
     assertThat(merged.profile()).isEqualTo("full");
     assertThat(merged.environment()).isEqualTo(database("17.6", "off"));
@@ -42,7 +42,7 @@ class ResultsMergeTest {
 
   @Test
   void namesEveryProfileWhenTheyDiffer() {
-    List<Measurement> cells = Cells.run();
+    List<Cell> cells = Cells.run();
     Results merged = Results.merge(runs(
         run("2026-11-22T17:00:00Z", "full", null, cells.subList(0, 1)),
         run("2026-11-22T18:00:00Z", "quick", null, cells.subList(1, 2))));
@@ -52,7 +52,7 @@ class ResultsMergeTest {
 
   @Test
   void refusesRunsOnDifferentDatabasesNamingTheFilesAndTheDifference() {
-    List<Measurement> cells = Cells.run();
+    List<Cell> cells = Cells.run();
     assertThatThrownBy(() -> Results.merge(runs(
         run("a", "full", database("17.6", "off"), cells.subList(0, 2)),
         run("b", "full", database("16.4", "off"), cells.subList(2, 4)))))
@@ -68,7 +68,7 @@ class ResultsMergeTest {
 
   @Test
   void refusesACellMeasuredTwice() {
-    List<Measurement> cells = Cells.run();
+    List<Cell> cells = Cells.run();
     assertThatThrownBy(() -> Results.merge(runs(
         run("a", "full", null, cells.subList(0, 2)),
         run("b", "full", null, cells.subList(1, 3)))))

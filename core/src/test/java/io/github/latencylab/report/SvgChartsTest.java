@@ -58,7 +58,7 @@ class SvgChartsTest {
 
   @Test
   void everyChartIsAStandaloneSvgWithOneSeriesPerStrategy() throws Exception {
-    List<Chart> charts = SvgCharts.all(JmhJson.read(JmhJsonTest.fixture("jmh-insert.json")));
+    List<Chart> charts = SvgCharts.all(Cells.fixture("results-insert.json"));
 
     assertThat(charts).extracting(Chart::fileName).containsExactly(
         "InsertBenchmark-rows-1000-time.svg", "InsertBenchmark-rows-1000-round-trips.svg",
@@ -165,7 +165,7 @@ class SvgChartsTest {
 
   @Test
   void aRowPredictedThroughoutIsDrawnHollowAndMarkedAsAnEstimate() throws Exception {
-    Results r = JmhJson.read(JmhJsonTest.fixture("results-hibernate.json"));
+    Results r = Cells.fixture("results-hibernate.json");
     Chart bars = SvgCharts.all(r).stream().filter(c -> c.kind() == Kind.ROUND_TRIPS
         && c.params().get("rows").equals("10000")).findFirst().orElseThrow();
 
@@ -179,7 +179,7 @@ class SvgChartsTest {
   @Test
   void textIsEscaped() throws Exception {
     String name = "a<b & \"c\" 'd'>";
-    List<Measurement> cells = List.of(
+    List<Cell> cells = List.of(
         measured("Suite<&>", name, Map.of("k", "v&w"), "0.5ms", 0.5, 1, 1, 1),
         measured("Suite<&>", name, Map.of("k", "v&w"), "20ms", 20, 21, 1, 1));
 
@@ -194,7 +194,7 @@ class SvgChartsTest {
 
   @Test
   void aLongLegendMakesTheChartTallerInsteadOfOverflowing() throws Exception {
-    List<Measurement> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     for (int i = 0; i < 14; i++) {
       cells.add(measured("strategy" + i, "0.5ms", 0.5, 10 + i, 2, 1));
     }
@@ -219,7 +219,7 @@ class SvgChartsTest {
 
   @Test
   void nothingToPlotStillGivesAValidChart() throws Exception {
-    Measurement none = measured("copyCsv", "0.5ms", 0.5, Double.NaN, Double.NaN, Double.NaN);
+    Cell none = measured("copyCsv", "0.5ms", 0.5, Double.NaN, Double.NaN, Double.NaN);
     Document time = parse(SvgCharts.timeVsRtt("S", Map.of(), List.of(none)));
     assertThat(texts(time)).contains("no time per operation to plot");
     Document bars = parse(SvgCharts.roundTrips("S", Map.of(), List.of(none)));

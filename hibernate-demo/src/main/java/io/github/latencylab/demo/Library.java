@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.sql.DataSource;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
@@ -82,24 +83,12 @@ public final class Library implements AutoCloseable {
 
   /**
    * Creates the demo's tables in the Lab's schema (dropping them there if they exist) and
-   * builds the SessionFactories. The database is empty until {@link #seed}.
+   * builds the SessionFactories on the Lab's {@link Lab#dataSource()}; setup and seeding go
+   * through its direct data source. The database is empty until {@link #seed}.
    */
   public static Library create(Lab lab) {
-    return create(lab, lab.dataSource(), lab.directDataSource());
-  }
-
-  /**
-   * The same on data sources without a Lab object, e.g. in a benchmark fork that connects to
-   * its runner's Lab: Hibernate works through {@code proxied}, setup and seeding through
-   * {@code direct}; {@link #run} is not available (it reads the Lab's wire counters). Both must
-   * work in a Lab's schema ({@link Lab#requireLabSchema}): anything else is refused before a
-   * table is dropped.
-   */
-  public static Library create(DataSource proxied, DataSource direct) {
-    return create(null, proxied, direct);
-  }
-
-  private static Library create(Lab lab, DataSource proxied, DataSource direct) {
+    Objects.requireNonNull(lab, "lab");
+    DataSource direct = lab.directDataSource();
     try (Connection c = direct.getConnection();
         Statement st = c.createStatement()) {
       Lab.requireLabSchema(c);
@@ -112,7 +101,7 @@ public final class Library implements AutoCloseable {
     Library library = new Library(lab, direct);
     try {
       for (Tuning tuning : Tuning.values()) {
-        library.factories.put(tuning, buildSessionFactory(proxied, tuning));
+        library.factories.put(tuning, buildSessionFactory(lab.dataSource(), tuning));
       }
     } catch (RuntimeException e) {
       library.close();
@@ -232,10 +221,6 @@ public final class Library implements AutoCloseable {
    * the Lab's {@link Lab#dataSource()}), counted on that connection's wire counter.
    */
   public StrategyRun run(NPlusOneStrategy strategy, Connection connection, int n) {
-    if (lab == null) {
-      throw new IllegalStateException("Library.run needs a Lab: this one was created on data"
-          + " sources; open a session with openSession and count on your own counter");
-    }
     WireCounter wire = lab.wire(connection);
     try {
       boolean wasReadOnly = connection.isReadOnly();

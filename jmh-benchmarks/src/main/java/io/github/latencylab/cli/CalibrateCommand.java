@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabEnvironment;
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import java.io.PrintStream;
@@ -78,8 +77,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       try (Progress progress = new Progress("calibrate", rtts.size())) {
         for (Rtt rtt : rtts) {
           progress.working(rtt.toString());
-          int n = samples != null ? samples : LatencyControl.samplesFor(rtt);
-          rows.add(Row.of(l.measure(rtt, n)));
+          rows.add(Row.of(samples != null ? l.measure(rtt, samples) : l.measure(rtt)));
           progress.step();
         }
       }

@@ -102,8 +102,7 @@ public final class CopyReferenceCommand implements Callable<Integer> {
           + Files.size(csv) / (1024 * 1024) + " MiB");
       createTable(lab.directDataSource());
       for (Rtt rtt : rtts) {
-        RttMeasurement m = lab.measure(rtt, io.github.latencylab.latency.LatencyControl
-            .samplesFor(rtt));
+        RttMeasurement m = lab.measure(rtt);
         Tool[] tools = {
             () -> psqlCopy(psqlBinary, lab.target(), csv),
             () -> load(lab, copyCsv, values),

@@ -3,6 +3,7 @@ package io.github.latencylab.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.cli.DemoReport.AtRtt;
+import io.github.latencylab.cli.DemoReport.Prediction;
 import io.github.latencylab.cli.DemoReport.Row;
 import io.github.latencylab.demo.Library;
 import io.github.latencylab.demo.Listing;
@@ -14,11 +15,12 @@ import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.env.Setting;
-import io.github.latencylab.latency.LatencyControl;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
-import io.github.latencylab.report.Measurement;
-import io.github.latencylab.report.SvgCharts;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.LatencyModel;
+import io.github.latencylab.report.Series;
+import io.github.latencylab.report.ReportWriter;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,7 +141,7 @@ public final class DemoCommand implements Callable<Integer> {
     if (report.nPlusOne() != null) {
       out.print(DemoText.nPlusOneSql(report.nPlusOne(), style));
     }
-    out.print(DemoText.predictions(report.rtts().get(0), report.rtts(), style));
+    out.print(DemoText.predictions(report, style));
     if (!report.notes().isEmpty()) {
       out.println();
     }
@@ -201,7 +203,7 @@ public final class DemoCommand implements Callable<Integer> {
         progress.working("setting and measuring " + rtt);
         RttMeasurement m = l.rtt(rtt);
         if (m == null && rtt.micros() > 0) {
-          m = l.measure(rtt, LatencyControl.samplesFor(rtt));
+          m = l.measure(rtt);
         }
         progress.step();
         Map<NPlusOneStrategy, List<StrategyRun>> runsOf = new EnumMap<>(NPlusOneStrategy.class);
@@ -222,7 +224,7 @@ public final class DemoCommand implements Callable<Integer> {
             + " quick)" : runs == 1 ? "one run" : "median of " + runs + " runs") + ".";
     return new DemoReport("n-plus-one-demo", Instant.now().toString(), environment,
         org.hibernate.Version.getVersionString(), parents, children, method, results,
-        nPlusOneSql(firstRuns), notes);
+        predictions(results), nPlusOneSql(firstRuns), notes);
   }
 
   private List<StrategyRun> timedRuns(Library library, Connection connection,
@@ -241,7 +243,6 @@ public final class DemoCommand implements Callable<Integer> {
 
   private AtRtt atRtt(Rtt rtt, RttMeasurement m, Map<NPlusOneStrategy, List<StrategyRun>> runsOf,
       List<String> notes) {
-    double added = m == null ? 0 : m.addedMeanMs();
     Map<Question, Double> best = new EnumMap<>(Question.class);
     Map<NPlusOneStrategy, Double> medians = new EnumMap<>(NPlusOneStrategy.class);
     runsOf.forEach((strategy, timed) -> {
@@ -259,19 +260,54 @@ public final class DemoCommand implements Callable<Integer> {
     runsOf.forEach((strategy, timed) -> {
       StrategyRun first = timed.get(0);
       double time = medians.get(strategy);
-      double base = Math.max(0, time - first.roundTrips() * added);
-      Map<String, Double> predicted = new LinkedHashMap<>();
-      DemoReport.PREDICTED_AT.forEach((name, latency) ->
-          predicted.put(name, base + first.roundTrips() * latency));
       rows.add(new Row(strategy.label(), strategy.question().name(), strategy.description(),
           first.statements(), first.roundTrips(), time,
           timed.stream().map(StrategyRun::millis).toList(),
-          time / best.get(strategy.question()), base, predicted));
+          time / best.get(strategy.question())));
     });
     return m == null
-        ? new AtRtt(rtt.toString(), rtt.millis(), 0, 0, 0, 0, 0, rows)
-        : new AtRtt(rtt.toString(), rtt.millis(), m.addedMeanMs(), m.addedP50Ms(),
-            m.addedP99Ms(), m.withToxics().samples(), m.baseline().meanMs(), rows);
+        ? new AtRtt(rtt, 0, 0, 0, 0, 0, rows)
+        : new AtRtt(rtt, m.addedMeanMs(), m.addedP50Ms(), m.addedP99Ms(),
+            m.withToxics().samples(), m.baseline().meanMs(), rows);
+  }
+
+  /** Each strategy's model, fitted on its runs at every RTT, at {@link DemoReport#PREDICTED_AT}. */
+  static List<Prediction> predictions(List<AtRtt> results) {
+    List<Prediction> predictions = new ArrayList<>();
+    models(cells(results)).forEach((strategy, model) -> {
+      Map<String, Double> at = new LinkedHashMap<>();
+      List<String> uncertain = new ArrayList<>();
+      DemoReport.PREDICTED_AT.forEach((name, rtt) -> {
+        at.put(name, model.timeMs(rtt.millis()));
+        if (model.farBelow(rtt.millis())) {
+          uncertain.add(name);
+        }
+      });
+      predictions.add(new Prediction(strategy, model.t0Ms(), model.roundTrips(),
+          model.fittedSlope(), model.rtts(), at, uncertain));
+    });
+    return predictions;
+  }
+
+  /** The demo's runs as cells of a series "N+1 demo" per strategy, for the model and charts. */
+  private static List<Cell> cells(List<AtRtt> results) {
+    List<Cell> cells = new ArrayList<>();
+    for (AtRtt at : results) {
+      for (Row row : at.strategies()) {
+        cells.add(Cell.measured(Series.of("N+1 demo", row.strategy(), Map.of()), at.rtt(),
+            at.addedMeanMs(), at.baselineMeanMs(), row.timeMs(), Double.NaN,
+            row.roundTrips(), row.sqlStatements(), Double.NaN));
+      }
+    }
+    return cells;
+  }
+
+  private static Map<String, LatencyModel> models(List<Cell> cells) {
+    Map<String, List<Cell>> byStrategy = new LinkedHashMap<>();
+    cells.forEach(c -> byStrategy.computeIfAbsent(c.strategy(), k -> new ArrayList<>()).add(c));
+    Map<String, LatencyModel> models = new LinkedHashMap<>();
+    byStrategy.forEach((strategy, runs) -> models.put(strategy, LatencyModel.fit(runs)));
+    return models;
   }
 
   /** Every strategy of a question must have returned the same data: say so, measured. */
@@ -342,32 +378,26 @@ public final class DemoCommand implements Callable<Integer> {
 
   /** Time against RTT per strategy, drawn by the reports' own chart: the demo's runs as cells. */
   static String chart(DemoReport report) {
-    List<AtRtt> measured = report.rtts().stream().filter(a -> a.rttMs() > 0).toList();
-    // one RTT measured: the other points are the model's, drawn hollow on dashed lines
-    boolean predicted = measured.size() < 2;
+    List<Cell> measured = cells(report.rtts().stream().filter(a -> a.rtt().micros() > 0)
+        .toList());
+    List<Cell> cells = new ArrayList<>(measured);
+    if (report.rtts().stream().filter(a -> a.rtt().micros() > 0).count() < 2) {
+      // one RTT measured: the other points are the model's, drawn hollow on dashed lines
+      double baseline = measured.isEmpty() ? 0 : measured.get(0).baselineRttMs();
+      models(cells(report.rtts())).values().forEach(model -> {
+        for (Rtt to : Rtt.SWEEP) {
+          if (measured.stream().noneMatch(c -> c.rtt().equals(to))) {
+            cells.add(model.predict(to, to.millis(), baseline));
+          }
+        }
+      });
+    }
     Map<String, String> params = new LinkedHashMap<>();
     params.put("authors", String.valueOf(report.parents()));
     params.put("books", String.valueOf(report.children()));
-    List<Measurement> cells = new ArrayList<>();
-    for (AtRtt at : predicted ? report.rtts().subList(0, 1) : measured) {
-      for (Row row : at.strategies()) {
-        Measurement cell = new Measurement("N+1 demo", row.strategy(), params, at.rtt(),
-            at.rttMs(), at.addedMeanMs(), at.baselineMeanMs(), row.timeMs(), Double.NaN,
-            row.roundTrips(), row.sqlStatements(), Double.NaN, false, "measured");
-        cells.add(cell);
-        if (predicted) {
-          for (Rtt to : Rtt.SWEEP) {
-            if (to.millis() != at.rttMs()) {
-              cells.add(cell.predictAt(to.toString(), to.millis(), to.millis(),
-                  at.baselineMeanMs()));
-            }
-          }
-        }
-      }
-    }
     String timeIs = "Median time of the demo's runs (" + report.environment().backend()
         + " backend, PostgreSQL " + report.environment().postgresVersion() + ")";
-    return SvgCharts.timeVsRtt("N+1 demo", params, cells, timeIs);
+    return ReportWriter.timeChart("N+1 demo", params, cells, timeIs);
   }
 
   /** Reads "all" or "lazyLoop,joinFetch"; a bad name's message lists the strategies. */

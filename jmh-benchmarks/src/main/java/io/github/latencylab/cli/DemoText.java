@@ -2,6 +2,8 @@ package io.github.latencylab.cli;
 
 import io.github.latencylab.cli.DemoReport.AtRtt;
 import io.github.latencylab.cli.DemoReport.Row;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Format;
 import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Locale;
@@ -85,8 +87,8 @@ final class DemoText {
       int width = slowestMs <= 0 ? 1
           : (int) Math.max(1, Math.round(BAR_WIDTH * r.timeMs() / slowestMs));
       out.append(String.format(Locale.ROOT, format, r.strategy(),
-          String.format(Locale.ROOT, "%,d", r.sqlStatements()),
-          String.format(Locale.ROOT, "%,d", r.roundTrips()), time(r.timeMs()), ratio,
+          Format.count(r.sqlStatements()), Format.count(r.roundTrips()),
+          Format.duration(r.timeMs()), ratio,
           style.paint(colour, String.valueOf(style.bar()).repeat(width))));
     }
     return out.toString();
@@ -117,14 +119,19 @@ final class DemoText {
     return out.toString();
   }
 
-  /** Times at other latencies, predicted from {@code at}'s run, marked as such. */
-  static String predictions(AtRtt at, List<AtRtt> measured, Style style) {
+  /**
+   * Times at other latencies, predicted by each strategy's model fitted on its runs, marked as
+   * such; those far below the measured RTTs marked uncertain.
+   */
+  static String predictions(DemoReport report, Style style) {
+    String fittedOn = report.rtts().stream().map(a -> a.rtt().toString())
+        .collect(java.util.stream.Collectors.joining(", "));
     StringBuilder out = new StringBuilder();
     out.append('\n').append(style.paint(BOLD, "PREDICTED at other latencies, not measured"))
-        .append(String.format(Locale.ROOT, ": T(L) = T(0) + round trips x L,%n"
-            + "with T(0) = time - round trips x %.2f ms, from the run at %s%n",
-            at.addedMeanMs(), at.rtt()));
-    Map<String, Double> latencies = DemoReport.PREDICTED_AT;
+        .append(": T(L) = T0 + round trips x L,\n")
+        .append(report.rtts().size() == 1 ? "T0 from the run at " + fittedOn
+            : "T0 fitted on the runs at " + fittedOn + " (least squares)").append('\n');
+    Map<String, Rtt> latencies = DemoReport.PREDICTED_AT;
     StringBuilder format = new StringBuilder("%-19s");
     for (String name : latencies.keySet()) {
       format.append("   %").append(Math.max(12, name.length())).append('s');
@@ -133,29 +140,39 @@ final class DemoText {
     out.append(String.format(Locale.ROOT, format.toString(),
         concat("strategy", latencies.keySet().toArray(new String[0]))));
     boolean anyMeasured = false;
-    for (Row row : at.strategies()) {
+    boolean anyUncertain = false;
+    for (DemoReport.Prediction p : report.predictions()) {
       String[] cells = new String[latencies.size()];
       int i = 0;
-      for (Map.Entry<String, Double> latency : latencies.entrySet()) {
-        Row same = measuredAt(measured, latency.getValue(), row.strategy());
+      for (Map.Entry<String, Rtt> latency : latencies.entrySet()) {
+        Row same = measuredAt(report.rtts(), latency.getValue(), p.strategy());
         if (same != null) {
-          cells[i++] = time(same.timeMs()) + " *";
+          cells[i++] = Format.duration(same.timeMs()) + " *";
           anyMeasured = true;
+        } else if (p.uncertain().contains(latency.getKey())) {
+          cells[i++] = Format.duration(p.predictedMs().get(latency.getKey())) + " ?";
+          anyUncertain = true;
         } else {
-          cells[i++] = time(row.predictedMs().get(latency.getKey())) + "  ";
+          cells[i++] = Format.duration(p.predictedMs().get(latency.getKey())) + "  ";
         }
       }
-      out.append(String.format(Locale.ROOT, format.toString(), concat(row.strategy(), cells)));
+      out.append(String.format(Locale.ROOT, format.toString(), concat(p.strategy(), cells)));
     }
     if (anyMeasured) {
       out.append(style.paint(DIM, "* measured in this run, not predicted")).append('\n');
     }
+    if (anyUncertain) {
+      out.append(style.paint(DIM, "? far below the RTTs measured (" + fittedOn + "): the"
+          + " small difference of two large times,\n  uncertain (a few % off in what a round"
+          + " trip costs there moves it a lot); measure it\n  instead, e.g. --rtt 0.5ms,"
+          + report.rtts().get(report.rtts().size() - 1).rtt())).append('\n');
+    }
     return out.toString();
   }
 
-  private static Row measuredAt(List<AtRtt> measured, double rttMs, String strategy) {
+  private static Row measuredAt(List<AtRtt> measured, Rtt rtt, String strategy) {
     for (AtRtt at : measured) {
-      if (at.rttMs() == rttMs) {
+      if (at.rtt().equals(rtt)) {
         for (Row row : at.strategies()) {
           if (row.strategy().equals(strategy)) {
             return row;
@@ -173,17 +190,4 @@ final class DemoText {
     return all;
   }
 
-  /** "3.42 ms", "41.2 ms", "2,065 ms", "35.2 s". */
-  static String time(double ms) {
-    if (ms < 10) {
-      return String.format(Locale.ROOT, "%.2f ms", ms);
-    }
-    if (ms < 100) {
-      return String.format(Locale.ROOT, "%.1f ms", ms);
-    }
-    if (ms < 10_000) {
-      return String.format(Locale.ROOT, "%,.0f ms", ms);
-    }
-    return String.format(Locale.ROOT, "%.1f s", ms / 1000);
-  }
 }

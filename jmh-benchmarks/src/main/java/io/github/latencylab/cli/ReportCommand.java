@@ -1,8 +1,8 @@
 package io.github.latencylab.cli;
 
+import io.github.latencylab.bench.runner.JmhJson;
 import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.BaselineComparison;
-import io.github.latencylab.report.JmhJson;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import java.io.IOException;

@@ -8,6 +8,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import io.github.latencylab.cli.DemoReport.AtRtt;
+import io.github.latencylab.cli.DemoReport.Row;
+import io.github.latencylab.latency.Rtt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,12 +62,39 @@ class DemoCommandTest {
     assertThat(lazy.get("sqlStatements").asLong()).isEqualTo(21);
     assertThat(lazy.get("roundTrips").asLong()).isEqualTo(22);
     assertThat(report.at("/rtts/0/addedMeanMs").asDouble()).isPositive();
-    assertThat(lazy.at("/predictedMs/intercontinental 320 ms").asDouble())
+    JsonNode predicted = report.at("/predictions/0");
+    assertThat(predicted.get("strategy").asText()).isEqualTo("lazyLoop");
+    assertThat(predicted.at("/fittedOn/0").asText()).isEqualTo("1ms");
+    assertThat(predicted.at("/predictedMs/intercontinental 320 ms").asDouble())
         .isGreaterThan(22 * 320);
     // measured at 1 ms: the other RTTs of the sweep are the model's, marked so
     assertThat(Files.readString(svg)).startsWith("<svg")
         .contains(">N+1 demo (authors=20, books=3): time per operation vs added RTT<")
         .contains(">lazyLoop<").contains("lazyLoop @ 320ms: ").contains(" at 320ms (model)<");
+  }
+
+  @Test
+  void aPredictionFarBelowTheMeasuredRttSaysItIsUncertain() {
+    // the N+1 of 100 authors measured at 20 ms only: 2.2 s for 102 round trips
+    Row lazy = new Row("lazyLoop", "AUTHORS_WITH_BOOKS", "lazy", 101, 102, 2200,
+        List.of(2200.0), 1);
+    Row join = new Row("joinFetch", "AUTHORS_WITH_BOOKS", "join fetch", 1, 2, 48,
+        List.of(48.0), 1);
+    List<AtRtt> at20 = List.of(new AtRtt(Rtt.parse("20ms"), 20.3, 20.3, 20.9, 74, 0.3,
+        List.of(lazy, join)));
+    DemoReport report = new DemoReport("n-plus-one-demo", "now", null, "7", 100, 10, "",
+        at20, DemoCommand.predictions(at20), null, List.of());
+
+    String text = DemoText.predictions(report, DemoText.Style.plain());
+
+    // T(0.5) = 2200 - 102 x 19.8 = 180 ms: 2 s taken away to keep 180 ms
+    assertThat(text).contains("T0 from the run at 20ms")
+        .containsPattern("\nlazyLoop +180 ms \\? +2.20 s \\* +32.77 s  \n")
+        .containsPattern("\njoinFetch +8.40 ms \\? +48.00 ms \\* +647 ms  \n")
+        .contains("? far below the RTTs measured (20ms): the small difference of two large"
+            + " times,\n  uncertain")
+        .contains("measure it\n  instead, e.g. --rtt 0.5ms,20ms");
+    assertThat(report.predictions().get(0).uncertain()).containsExactly("LAN 0.5 ms");
   }
 
   @ParameterizedTest

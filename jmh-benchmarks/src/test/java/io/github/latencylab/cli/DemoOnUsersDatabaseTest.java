@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import eu.rekawek.toxiproxy.Proxy;
-import io.github.latencylab.demo.Library;
+import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LogCapture;
 import io.github.latencylab.env.Setting;
 import io.github.latencylab.env.UsersDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,12 +69,15 @@ class DemoOnUsersDatabaseTest {
           .doesNotContain(UsersDatabase.PASSWORD);
 
       // the demo's tables on the user's own connection, not a Lab's: refused, nothing dropped
+      // (a Library takes a Lab only; the workloads' guard refuses any other connection)
       PGSimpleDataSource own = new PGSimpleDataSource();
       own.setURL(users.jdbcUrl(db));
       own.setUser(UsersDatabase.OWNER);
       own.setPassword(UsersDatabase.PASSWORD);
-      assertThatThrownBy(() -> Library.create(own, own))
-          .hasMessageContaining("Refusing to create or drop tables");
+      try (Connection c = own.getConnection()) {
+        assertThatThrownBy(() -> Lab.requireLabSchema(c))
+            .hasMessageContaining("Refusing to create or drop tables");
+      }
       assertThat(users.catalog(db)).isEqualTo(catalog);
     }
   }

@@ -3,8 +3,8 @@ package io.github.latencylab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.latencylab.report.Baseline;
-import io.github.latencylab.report.JmhJson;
-import io.github.latencylab.report.Measurement;
+import io.github.latencylab.bench.runner.JmhJson;
+import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Results;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -21,8 +21,8 @@ import picocli.CommandLine;
  */
 class ReportCommandTest {
 
-  // core's fixture: a real JMH run of the insert suite
-  static final Path JMH = Path.of("../core/src/test/resources/report/jmh-insert.json")
+  // a real JMH run of the insert suite
+  static final Path JMH = Path.of("src/test/resources/report/jmh-insert.json")
       .toAbsolutePath().normalize();
 
   record Run(int exitCode, String out, String err) {
@@ -72,10 +72,10 @@ class ReportCommandTest {
     assertThat(pass.out()).contains("Baseline check passed: 8 cells compared");
 
     Baseline b = Baseline.from(results);
-    java.util.List<Baseline.Cell> cells = new java.util.ArrayList<>(b.cells());
-    Baseline.Cell c = cells.get(0);
-    cells.set(0, new Baseline.Cell(c.suite(), c.strategy(), c.params(), c.rtt(), c.rttMs(), 1,
-        c.statementsPerOp(), c.timeMs(), null));
+    java.util.List<Cell> cells = new java.util.ArrayList<>(b.cells());
+    Cell c = cells.get(0);
+    cells.set(0, new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
+        c.timeErrorMs(), 1, c.statementsPerOp(), c.rowsPerSecond(), c.server(), null));
     Path bad = dir.resolve("bad.json");
     new Baseline(1, null, null, null, null, cells).write(bad);
     Run fail = run("report", "--results", JMH.toString(), "--out", dir.resolve("b").toString(),
@@ -91,7 +91,7 @@ class ReportCommandTest {
   @Test
   void severalResultFilesMakeOneReport(@TempDir Path dir) throws Exception {
     Results run = JmhJson.read(JMH);
-    java.util.List<Measurement> cells = run.measurements();
+    java.util.List<Cell> cells = run.cells();
     Path a = dir.resolve("a.json");
     Path b = dir.resolve("b.json");
     half(run, cells.subList(0, 4)).write(a);
@@ -101,7 +101,7 @@ class ReportCommandTest {
         dir.resolve("out").toString());
 
     assertThat(r.exitCode()).isZero();
-    assertThat(Results.read(dir.resolve("out/results.json")).measurements())
+    assertThat(Results.read(dir.resolve("out/results.json")).cells())
         .containsExactlyElementsOf(cells);
 
     r = run("report", "--results", a.toString(), a.toString(), "--out",
@@ -111,7 +111,7 @@ class ReportCommandTest {
         + " the cell InsertBenchmark.copyCsv rows=1000 @ 0.5ms" + System.lineSeparator());
   }
 
-  private static Results half(Results run, java.util.List<Measurement> cells) {
+  private static Results half(Results run, java.util.List<Cell> cells) {
     return new Results(run.kind(), run.createdAt(), run.profile(), run.environment(), cells);
   }
 

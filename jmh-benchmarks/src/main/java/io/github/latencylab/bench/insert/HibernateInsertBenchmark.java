@@ -37,16 +37,23 @@ import org.openjdk.jmh.annotations.Warmup;
  * Each operation persists {@code rows} entities in one transaction into an empty table,
  * through a HikariCP pool as an application would (plus BEGIN's and COMMIT's round trip).
  */
+// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
+// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 1, time = 2)
+@Measurement(iterations = 3, time = 1)
 @Fork(1)
 @State(Scope.Benchmark)
 public class HibernateInsertBenchmark {
 
   static final int BATCH_SIZE = 100;
 
+  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
+  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
+  public String rtt;
+
+  /** Entities persisted per operation. */
   @Param({"100", "1000", "10000", "100000", "1000000"})
   public int rows;
 

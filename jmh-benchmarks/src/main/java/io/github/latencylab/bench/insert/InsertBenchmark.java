@@ -38,14 +38,21 @@ import org.openjdk.jmh.annotations.Warmup;
  * helpers as they promise), and the table is emptied between operations (outside the
  * measured time).
  */
+// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
+// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 1, time = 2)
+@Measurement(iterations = 3, time = 1)
 @Fork(1)
 @State(Scope.Benchmark)
 public class InsertBenchmark {
 
+  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
+  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
+  public String rtt;
+
+  /** Rows inserted per operation. */
   @Param({"100", "1000", "10000", "100000", "1000000"})
   public int rows;
 

@@ -36,16 +36,23 @@ import org.openjdk.jmh.annotations.Warmup;
  * would give), through the Hibernate 7 domain of hibernate-demo with 10 children per parent;
  * round trips per operation include the COMMIT (BEGIN rides along with the first query).
  */
+// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
+// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 1, time = 2)
+@Measurement(iterations = 3, time = 1)
 @Fork(1)
 @State(Scope.Benchmark)
 public class NPlusOneBenchmark {
 
   static final int CHILDREN = 10;
 
+  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
+  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
+  public String rtt;
+
+  /** Parents listed per operation, each with {@value #CHILDREN} children. */
   @Param({"10", "100", "1000"})
   public int parents;
 
@@ -54,7 +61,7 @@ public class NPlusOneBenchmark {
 
   @Setup(Level.Trial)
   public void setUp(BenchLab lab) throws SQLException {
-    library = Library.create(lab.dataSource(), lab.directDataSource()).seed(parents, CHILDREN);
+    library = Library.create(lab.lab()).seed(parents, CHILDREN);
     connection = lab.dataSource().getConnection();
     connection.setReadOnly(true); // pgjdbc then begins with BEGIN READ ONLY, no extra trip
   }

@@ -1,32 +1,44 @@
 package io.github.latencylab.bench.runner;
 
-import io.github.latencylab.bench.support.SharedLab;
+import io.github.latencylab.bench.support.MeasuredRtt;
 import io.github.latencylab.cli.LabOptions;
 import io.github.latencylab.cli.Progress;
 import io.github.latencylab.cli.RttConverter;
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.LabEnvironment;
-import io.github.latencylab.latency.LatencyControl;
+import io.github.latencylab.env.LabHandle;
+import io.github.latencylab.env.Setting;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.BaselineComparison;
-import io.github.latencylab.report.Measurement;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
+import io.github.latencylab.report.Series;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
@@ -45,12 +57,17 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ./latency-lab bench}: runs JMH suites against one Lab, RTT by RTT, and writes JMH's
- * JSON, latency-lab's results.json (every cell with its environment) and a Markdown table.
+ * JSON, latency-lab's results.json (every cell with its environment) and the report.
+ *
+ * <p>The forks attach to the runner's Lab through its {@link LabHandle} (a file only this user
+ * can read, deleted after the run): no credential on a fork's command line. With
+ * {@code --baseline}, a cell that fails on time alone is measured once more before the run
+ * fails: a regression must reproduce; round trips and statements are never measured again.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {"Runs the JMH suites against one Lab, each RTT set and calibrated once.",
         "Cells that would take longer than the profile allows are predicted by the model"
-            + " T(L) = T(L0) + round trips x (L - L0) and marked so."})
+            + " T(L) = T0 + round trips x L and marked so."})
 public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--include", paramLabel = "REGEX", defaultValue = ".*",
@@ -108,51 +125,63 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
       }
     }
-    List<Rtt> sweep = new ArrayList<>(rtts != null ? rtts : profile.rtts);
-    sweep.sort(null);
-    Budget budget = new Budget(profile, budgetSeconds == null
-        ? profile.cellBudget : java.time.Duration.ofSeconds(budgetSeconds));
-    Map<String, String[]> sizes = new TreeMap<>(profile.sizes);
-    paramOverrides.forEach((k, v) -> sizes.put(k, v.split(",")));
-    List<Cell> cells = plan(include, sizes);
-    if (cells.isEmpty()) {
+    Map<String, List<String>> sizes = new TreeMap<>(profile.sizes);
+    paramOverrides.forEach((k, v) -> sizes.put(k, List.of(v.split(","))));
+    List<Planned> plan = plan(include, sizes, profile.iterations);
+    if (plan.isEmpty()) {
       throw new IllegalArgumentException("No benchmark matches --include '" + include + "'");
     }
+    List<Rtt> sweep = rtts != null ? new ArrayList<>(new TreeSet<>(rtts))
+        : profile.rtts != null ? profile.rtts : declaredRtts(plan);
+    Budget budget = new Budget(budgetSeconds == null
+        ? profile.cellBudget : Duration.ofSeconds(budgetSeconds));
     Files.createDirectories(out);
     Path jmhLog = out.resolve("jmh-output.txt");
     Files.deleteIfExists(jmhLog);
     System.err.printf("latency-lab: %d cells (%s profile, RTT %s); JMH's log: %s%n",
-        cells.size() * sweep.size(), profile.name().toLowerCase(Locale.ROOT), sweep, jmhLog);
-    List<RunResult> raw = new ArrayList<>();
-    List<Measurement> results = new ArrayList<>();
-    LabEnvironment environment;
-    try (Lab lab = Lab.start(labOptions.config());
-        Progress progress = new Progress("bench", (long) cells.size() * sweep.size())) {
+        plan.size() * sweep.size(), profile.name().toLowerCase(Locale.ROOT), sweep, jmhLog);
+    Map<String, RunResult> raw = new LinkedHashMap<>();
+    List<Cell> cells = new ArrayList<>();
+    Results all;
+    BaselineComparison comparison;
+    LabConfig config = labOptions.config();
+    List<String> hostArgs = hostJvmArgs(config);
+    try (Lab lab = Lab.start(config); LabHandle handle = lab.handle();
+        Progress progress = new Progress("bench", (long) plan.size() * sweep.size())) {
       System.err.println("latency-lab: " + lab.describe());
-      environment = lab.environment();
+      LabEnvironment environment = lab.environment();
       for (Rtt rtt : sweep) {
         progress.working("calibrating " + rtt);
-        RttMeasurement measured = lab.measure(rtt, LatencyControl.samplesFor(rtt));
-        SharedLab shared = SharedLab.of(lab, measured);
-        for (Cell cell : cells) {
-          progress.working(cell + " @ " + rtt);
-          Measurement predicted = predict(cell, measured, results, budget);
+        MeasuredRtt measured = MeasuredRtt.of(lab.measure(rtt));
+        for (Planned p : plan) {
+          progress.working(p + " @ " + rtt);
+          Cell predicted = predict(p, measured, cells, budget);
           if (predicted != null) {
-            results.add(predicted);
+            cells.add(predicted);
           } else {
-            Collection<RunResult> run = run(cell, rtt, profile, shared, jmhLog);
-            raw.addAll(run);
-            run.forEach(r -> results.add(JmhResults.toMeasurement(r, measured)));
+            RunResult result = run(p, measured, forkArgs(hostArgs, measured, handle), jmhLog);
+            Cell cell = JmhResults.toCell(result, measured);
+            raw.put(cell.key(), result);
+            cells.add(cell);
           }
           progress.step();
         }
       }
+      all = results(profile, environment, cells);
+      comparison = compare(all, plan, sweep);
+      if (comparison != null && !comparison.failedOnTimeOnly().isEmpty()) {
+        Map<String, String> firsts = measureAgain(comparison.failedOnTimeOnly(), plan, cells,
+            raw, lab, measured -> forkArgs(hostArgs, measured, handle), jmhLog);
+        all = results(profile, environment, cells);
+        comparison = compare(all, plan, sweep);
+        for (Map.Entry<String, String> first : firsts.entrySet()) {
+          comparison = comparison.withInfo(first.getKey(), "measured again after failing on"
+              + " time alone; the first measurement, not kept: " + first.getValue());
+        }
+      }
     }
     ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve("jmh-results.json")
-        .toString()).writeOut(raw);
-    Results all = new Results("bench", Instant.now().toString(),
-        profile.name().toLowerCase(Locale.ROOT), environment, results);
-    BaselineComparison comparison = compare(all, cells, sweep);
+        .toString()).writeOut(raw.values());
     ReportWriter.write(all, out, comparison);
     System.out.println();
     System.out.print(ReportWriter.consoleTable(all));
@@ -170,9 +199,50 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
+  private Results results(Profile profile, LabEnvironment environment, List<Cell> cells) {
+    return new Results("bench", Instant.now().toString(),
+        profile.name().toLowerCase(Locale.ROOT), environment, cells);
+  }
+
+  /**
+   * Measures the cells that failed on time alone once more, each at its RTT, and puts the new
+   * measurement in place of the first: on a shared machine a cell can take three times as long
+   * once, and a regression shows again. Returns the first times by cell key.
+   */
+  private static Map<String, String> measureAgain(Set<String> keys, List<Planned> plan, List<Cell> cells,
+      Map<String, RunResult> raw, Lab lab, Function<MeasuredRtt, List<String>> forkArgs,
+      Path jmhLog) throws Exception {
+    System.out.println("latency-lab: " + keys.size() + " cell" + (keys.size() == 1 ? "" : "s")
+        + " failed on time alone; measuring " + (keys.size() == 1 ? "it" : "them")
+        + " once more (a regression must reproduce):");
+    Map<String, String> firsts = new TreeMap<>();
+    Map<Rtt, List<Integer>> byRtt = new TreeMap<>();
+    for (int i = 0; i < cells.size(); i++) {
+      if (keys.contains(cells.get(i).key())) {
+        byRtt.computeIfAbsent(cells.get(i).rtt(), k -> new ArrayList<>()).add(i);
+      }
+    }
+    for (Map.Entry<Rtt, List<Integer>> at : byRtt.entrySet()) {
+      MeasuredRtt measured = MeasuredRtt.of(lab.measure(at.getKey()));
+      for (int i : at.getValue()) {
+        Cell first = cells.get(i);
+        Planned p = plan.stream().filter(x -> x.series().equals(first.series())).findFirst()
+            .orElseThrow();
+        RunResult result = run(p, measured, forkArgs.apply(measured), jmhLog);
+        Cell again = JmhResults.toCell(result, measured);
+        raw.put(again.key(), result);
+        cells.set(i, again);
+        System.out.println("  " + first.key() + ": " + Format.duration(first.timeMs())
+            + ", again " + Format.duration(again.timeMs()));
+        firsts.put(first.key(), Format.duration(first.timeMs()));
+      }
+    }
+    return firsts;
+  }
+
   /** The comparison with --baseline, or null (none asked for, or the baseline rewritten). */
-  private BaselineComparison compare(Results all, List<Cell> cells, List<Rtt> sweep)
-      throws java.io.IOException {
+  private BaselineComparison compare(Results all, List<Planned> plan, List<Rtt> sweep)
+      throws IOException {
     if (baseline == null) {
       return null;
     }
@@ -186,17 +256,13 @@ public final class BenchCommand implements Callable<Integer> {
           + " with -Dlatencylab.updateBaseline=true (./mvnw verify) or --update-baseline");
     }
     // a run of part of the suites (--include, --rtt) is compared on what it ran
-    Baseline full = Baseline.read(baseline);
-    java.util.Set<String> planned = new java.util.HashSet<>();
-    for (Cell cell : cells) {
+    Set<String> planned = new HashSet<>();
+    for (Planned p : plan) {
       for (Rtt rtt : sweep) {
-        planned.add(Baseline.key(cell.suite(), cell.method(), cell.params(), rtt.toString()));
+        planned.add(p.series().keyAt(rtt));
       }
     }
-    Baseline scoped = new Baseline(full.format(), full.createdAt(), full.profile(),
-        full.measuredOn(), full.tolerances(),
-        full.cells().stream().filter(c -> planned.contains(c.key())).toList());
-    return BaselineComparison.compare(scoped, all);
+    return BaselineComparison.compare(Baseline.read(baseline).only(planned), all);
   }
 
   static Profile profile(String name) {
@@ -209,50 +275,43 @@ public final class BenchCommand implements Callable<Integer> {
         + "': expected quick, full or verify");
   }
 
-  /** How long a cell may take: the profile's iterations within a time budget. */
-  record Budget(Profile profile, java.time.Duration limit) {
-    boolean fits(double opMs) {
-      return profile.forks * profile.estimatedCellMs(opMs) <= limit.toMillis();
+  /** How long a cell may take: its iterations within a time limit. */
+  record Budget(Duration limit) {
+    boolean fits(Planned p, double opMs) {
+      return p.iterations().estimatedCellMs(opMs) <= limit.toMillis();
     }
   }
 
-  /** One benchmark method with one value for each of its parameters other than rtt. */
-  record Cell(String className, String method, Map<String, String> params) {
-    String suite() {
-      return className.substring(className.lastIndexOf('.') + 1);
-    }
-
-    /** The size parameter's value (rows, parents...) or 0, for scaling estimates. */
-    double size() {
-      for (String p : new String[] {"rows", "parents"}) {
-        if (params.containsKey(p)) {
-          return Double.parseDouble(params.get(p));
-        }
-      }
-      return 0;
-    }
-
+  /**
+   * One benchmark method with one value for each of its parameters but the RTT, and its
+   * iterations.
+   */
+  record Planned(String benchmark, Series series, Iterations iterations, List<Rtt> rtts) {
     @Override
     public String toString() {
-      StringBuilder s = new StringBuilder(suite()).append('.').append(method);
-      params.forEach((k, v) -> s.append(' ').append(k).append('=').append(v));
-      return s.toString();
+      return series.key();
     }
   }
 
-  /** Every cell the matching benchmarks declare, sizes narrowed by the profile. */
-  static List<Cell> plan(String include, Map<String, String[]> sizes) {
-    List<Cell> cells = new ArrayList<>();
+  /**
+   * Every cell the matching benchmarks declare, with {@code sizes} instead of their declared
+   * values, and {@code iterations} instead of theirs unless null.
+   */
+  static List<Planned> plan(String include, Map<String, List<String>> sizes,
+      Iterations iterations) {
+    List<Planned> plan = new ArrayList<>();
     var entries = BenchmarkList.defaultList().find(
         OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT),
         List.of(include), List.of());
     for (BenchmarkListEntry entry : entries) {
       String fqn = entry.getUsername();
       String className = fqn.substring(0, fqn.lastIndexOf('.'));
-      String method = fqn.substring(fqn.lastIndexOf('.') + 1);
       Map<String, String[]> declared = new TreeMap<>(entry.getParams().orElse(Map.of()));
+      List<Rtt> rtts = Rtt.parseList(String.join(",", declared.getOrDefault("rtt",
+          new String[] {"0ms"})));
       declared.remove("rtt");
-      declared.replaceAll((k, v) -> sizes.getOrDefault(k, v));
+      declared.replaceAll((k, v) -> sizes.containsKey(k) ? sizes.get(k).toArray(String[]::new)
+          : v);
       List<Map<String, String>> combos = new ArrayList<>();
       combos.add(new TreeMap<>());
       declared.forEach((name, values) -> {
@@ -267,93 +326,109 @@ public final class BenchCommand implements Callable<Integer> {
         combos.clear();
         combos.addAll(next);
       });
-      combos.forEach(c -> cells.add(new Cell(className, method, c)));
+      Iterations its = iterations != null ? iterations : Iterations.declared(entry);
+      String suite = className.substring(className.lastIndexOf('.') + 1);
+      String method = fqn.substring(fqn.lastIndexOf('.') + 1);
+      combos.forEach(c -> plan.add(new Planned(fqn, Series.of(suite, method, c), its, rtts)));
     }
-    return cells;
+    return plan;
+  }
+
+  /** The RTTs the planned suites declare, lowest first: the full sweep. */
+  static List<Rtt> declaredRtts(List<Planned> plan) {
+    TreeSet<Rtt> rtts = new TreeSet<>();
+    plan.forEach(p -> rtts.addAll(p.rtts()));
+    return new ArrayList<>(rtts);
   }
 
   /**
    * The model's value when measuring the cell would take longer than the profile allows:
-   * from the same series at a lower RTT, or else from a smaller size at this RTT.
+   * fitted on the series' measured cells (at lower RTTs), or else scaled from a smaller size
+   * at this RTT.
    */
-  static Measurement predict(Cell cell, RttMeasurement rtt, List<Measurement> done,
-      Budget budget) {
-    Measurement base = null;
-    for (Measurement m : done) {
-      if (!m.predicted() && sameSeries(m, cell) && (base == null || m.rttMs() > base.rttMs())) {
-        base = m;
+  static Cell predict(Planned p, MeasuredRtt rtt, List<Cell> done, Budget budget) {
+    List<Cell> measured = done.stream()
+        .filter(c -> !c.predicted() && c.series().equals(p.series()) && LatencyModel.canUse(c))
+        .toList();
+    if (!measured.isEmpty()) {
+      Cell moved = LatencyModel.fit(measured).predict(rtt.rtt(), rtt.addedMs(),
+          rtt.baselineMs());
+      return budget.fits(p, moved.timeMs()) ? null : moved;
+    }
+    double size = p.series().size().orElse(0);
+    Cell smaller = null;
+    for (Cell c : done) {
+      double s = c.series().size().orElse(0);
+      if (c.rtt().equals(rtt.rtt()) && c.series().sameButSize(p.series()) && s > 0 && s < size
+          && (smaller == null || s > smaller.series().size().orElse(0))) {
+        smaller = c;
       }
     }
-    if (base != null) {
-      Measurement moved = base.predictAt(rtt.configured().toString(), rtt.configured().millis(),
-          rtt.addedMeanMs(), rtt.baseline().meanMs());
-      return budget.fits(moved.timeMs()) ? null : moved;
-    }
-    Measurement smaller = null;
-    for (Measurement m : done) {
-      if (m.benchmark().equals(cell.suite()) && m.strategy().equals(cell.method())
-          && m.rtt().equals(rtt.configured().toString()) && sizeOf(m) < cell.size()
-          && sameOtherParams(m, cell) && (smaller == null || sizeOf(m) > sizeOf(smaller))) {
-        smaller = m;
-      }
-    }
-    if (smaller == null || smaller.timeMs() * cell.size() / sizeOf(smaller) <= 0
-        || budget.fits(smaller.timeMs() * cell.size() / sizeOf(smaller))) {
+    if (smaller == null) {
       return null;
     }
-    double factor = cell.size() / sizeOf(smaller);
-    return new Measurement(cell.suite(), cell.method(), cell.params(), smaller.rtt(),
-        smaller.rttMs(), smaller.addedRttMs(), smaller.baselineRttMs(),
-        smaller.timeMs() * factor, Double.NaN, smaller.roundTripsPerOp() * factor,
-        smaller.statementsPerOp() * factor, smaller.rowsPerSecond(), true,
-        String.format(Locale.ROOT, "predicted: scaled x%.0f from %s (time, round trips and"
-            + " statements grow with the size)", factor, smaller.series()));
+    Cell scaled = LatencyModel.scale(smaller, p.series());
+    return scaled.timeMs() <= 0 || budget.fits(p, scaled.timeMs()) ? null : scaled;
   }
 
-  private static boolean sameSeries(Measurement m, Cell cell) {
-    return m.benchmark().equals(cell.suite()) && m.strategy().equals(cell.method())
-        && m.params().equals(new TreeMap<>(cell.params()));
+  /**
+   * This JVM's arguments, which JMH gives every fork unless told otherwise, without the
+   * database password: a fork's command line is visible to every user of the machine, and
+   * JMH writes it into its results. The forks get the credentials from the Lab's handle.
+   */
+  static List<String> hostJvmArgs(LabConfig config) {
+    String password = config.get(Setting.JDBC_PASSWORD);
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> !a.startsWith("-D" + Setting.JDBC_PASSWORD.property() + "="))
+        .filter(a -> password.isEmpty() || !a.contains(password))
+        .toList();
   }
 
-  private static boolean sameOtherParams(Measurement m, Cell cell) {
-    Map<String, String> a = new TreeMap<>(m.params());
-    Map<String, String> b = new TreeMap<>(cell.params());
-    a.keySet().removeAll(List.of("rows", "parents"));
-    b.keySet().removeAll(List.of("rows", "parents"));
-    return a.equals(b);
+  /** A fork's JVM arguments: this JVM's (less the password), the RTT, the Lab's handle. */
+  static List<String> forkArgs(List<String> hostArgs, MeasuredRtt rtt, LabHandle handle) {
+    List<String> args = new ArrayList<>(hostArgs);
+    args.addAll(rtt.jvmArgs());
+    args.add(handle.jvmArg());
+    return args;
   }
 
-  private static double sizeOf(Measurement m) {
-    String size = m.params().getOrDefault("rows", m.params().get("parents"));
-    return size == null ? 0 : Double.parseDouble(size);
-  }
-
-  private static Collection<RunResult> run(Cell cell, Rtt rtt, Profile profile, SharedLab shared,
-      Path jmhLog) throws Exception {
+  private static RunResult run(Planned p, MeasuredRtt rtt, List<String> forkArgs, Path jmhLog)
+      throws Exception {
     ChainedOptionsBuilder options = new OptionsBuilder()
-        .include("^" + Pattern.quote(cell.className()) + "\\." + cell.method() + "$")
-        .param("rtt", rtt.toString())
-        .forks(profile.forks)
-        .warmupIterations(profile.warmupIterations)
-        .warmupTime(TimeValue.milliseconds(profile.warmupTime.toMillis()))
-        .measurementIterations(profile.measurementIterations)
-        .measurementTime(TimeValue.milliseconds(profile.measurementTime.toMillis()))
-        .jvmArgsAppend(shared.jvmArgs().toArray(String[]::new))
+        .include("^" + Pattern.quote(p.benchmark()) + "$")
+        .param("rtt", rtt.rtt().toString())
+        .jvmArgs(forkArgs.toArray(String[]::new))
         .shouldFailOnError(true);
-    cell.params().forEach(options::param);
-    Collection<RunResult> results;
-    try (PrintStream log = new PrintStream(new FileOutputStream(jmhLog.toFile(), true), true,
-        StandardCharsets.UTF_8)) {
-      results = new Runner(options.build(),
-          OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
-    } catch (org.openjdk.jmh.runner.RunnerException e) {
-      throw new IllegalStateException("JMH could not run " + cell + " at " + rtt + ": "
-          + e.getMessage() + " (JMH's log: " + jmhLog + ")", e);
+    p.iterations().applyTo(options);
+    p.series().params().forEach(options::param);
+    Collection<RunResult> results = null;
+    boolean waitSaid = false;
+    while (results == null) {
+      try (PrintStream log = new PrintStream(new FileOutputStream(jmhLog.toFile(), true), true,
+          StandardCharsets.UTF_8)) {
+        results = new Runner(options.build(),
+            OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL)).run();
+      } catch (org.openjdk.jmh.runner.RunnerException e) {
+        if (!String.valueOf(e.getMessage()).contains(JMH_LOCK_TAKEN)) {
+          throw new IllegalStateException("JMH could not run " + p + " at " + rtt.rtt() + ": "
+              + e.getMessage() + " (JMH's log: " + jmhLog + ")", e);
+        }
+        // one benchmark at a time on a machine: wait for the other run, never ignore the lock
+        if (!waitSaid) {
+          System.err.println("latency-lab: another JMH run holds its lock; waiting for it...");
+          waitSaid = true;
+        }
+        Thread.sleep(LOCK_RETRY.toMillis());
+      }
     }
-    if (results.isEmpty()) {
-      throw new IllegalStateException("JMH produced no result for " + cell + " at " + rtt
-          + ": see " + jmhLog);
+    if (results.size() != 1) {
+      throw new IllegalStateException("JMH produced " + results.size() + " results for " + p
+          + " at " + rtt.rtt() + ", expected one: see " + jmhLog);
     }
-    return results;
+    return results.iterator().next();
   }
+
+  /** What JMH says when another JMH run on the machine holds its lock. */
+  private static final String JMH_LOCK_TAKEN = "Unable to acquire the JMH lock";
+  private static final Duration LOCK_RETRY = Duration.ofSeconds(2);
 }

@@ -1,7 +1,8 @@
 package io.github.latencylab.bench.runner;
 
-import io.github.latencylab.latency.RttMeasurement;
-import io.github.latencylab.report.Measurement;
+import io.github.latencylab.bench.support.MeasuredRtt;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Series;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -14,24 +15,24 @@ final class JmhResults {
   private JmhResults() {
   }
 
-  static Measurement toMeasurement(RunResult run, RttMeasurement rtt) {
+  static Cell toCell(RunResult run, MeasuredRtt rtt) {
     var params = run.getParams();
     String fqn = params.getBenchmark();
     String className = fqn.substring(0, fqn.lastIndexOf('.'));
     Map<String, String> values = new TreeMap<>();
-    for (Object key : params.getParamsKeys()) {
+    for (String key : params.getParamsKeys()) {
       if (!"rtt".equals(key)) {
-        values.put((String) key, params.getParam((String) key));
+        values.put(key, params.getParam(key));
       }
     }
     Result<?> primary = run.getPrimaryResult();
     double toMs = msPer(params.getTimeUnit());
-    return new Measurement(className.substring(className.lastIndexOf('.') + 1),
-        fqn.substring(fqn.lastIndexOf('.') + 1), values, rtt.configured().toString(),
-        rtt.configured().millis(), rtt.addedMeanMs(), rtt.baseline().meanMs(),
+    Series series = Series.of(className.substring(className.lastIndexOf('.') + 1),
+        fqn.substring(fqn.lastIndexOf('.') + 1), values);
+    return Cell.measured(series, rtt.rtt(), rtt.addedMs(), rtt.baselineMs(),
         primary.getScore() * toMs, primary.getScoreError() * toMs,
         score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
-        score(run, "rowsPerSecond"), false, "measured");
+        score(run, "rowsPerSecond"));
   }
 
   private static double score(RunResult run, String name) {

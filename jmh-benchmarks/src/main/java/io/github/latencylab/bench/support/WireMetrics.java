@@ -58,8 +58,8 @@ public class WireMetrics {
     roundTripsPerOp = share(ops == 0 ? 0 : (double) cost.roundTrips() / ops);
     statementsPerOp = share(ops == 0 ? 0 : (double) cost.statements() / ops);
     rowsPerSecond = share(seconds == 0 ? 0 : rows / seconds);
-    addedRttMs = share(lab.addedRttMs());
-    baselineRttMs = share(lab.baselineRttMs());
+    addedRttMs = share(lab.rtt().addedMs());
+    baselineRttMs = share(lab.rtt().baselineMs());
   }
 
   private double share(double value) {

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.latencylab.bench.runner.BenchCommand.Planned;
+import io.github.latencylab.bench.support.MeasuredRtt;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.latency.RttMeasurement;
-import io.github.latencylab.latency.RttStats;
-import io.github.latencylab.latency.ToxicPlan;
-import io.github.latencylab.report.Measurement;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Series;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,62 +18,76 @@ import org.junit.jupiter.api.Test;
 class BenchRunnerTest {
 
   private static final BenchCommand.Budget QUICK =
-      new BenchCommand.Budget(Profile.QUICK, Duration.ofSeconds(15));
+      new BenchCommand.Budget(Duration.ofSeconds(15));
 
-  private static RttMeasurement measured(String rtt, double addedMs) {
-    RttStats base = new RttStats(10, 0.2, 0.2, 0.3, 0.1, 0.4);
-    RttStats with = new RttStats(10, 0.2 + addedMs, 0.2 + addedMs, 0.3 + addedMs, 0.1, 0.4);
-    return new RttMeasurement(Rtt.parse(rtt), ToxicPlan.NONE, base, with);
+  private static MeasuredRtt measured(String rtt, double addedMs) {
+    return new MeasuredRtt(Rtt.parse(rtt), addedMs, 0.2);
   }
 
-  private static Measurement cell(String strategy, String rows, String rtt, double addedMs,
+  private static Series series(String strategy, String rows) {
+    return Series.of("InsertBenchmark", strategy, Map.of("rows", rows));
+  }
+
+  private static Planned planned(String strategy, String rows) {
+    return new Planned("x.InsertBenchmark." + strategy, series(strategy, rows),
+        Profile.QUICK.iterations, Rtt.SWEEP);
+  }
+
+  private static Cell cell(String strategy, String rows, String rtt, double addedMs,
       double timeMs, double roundTrips) {
-    return new Measurement("InsertBenchmark", strategy, Map.of("rows", rows), rtt,
-        Rtt.parse(rtt).millis(), addedMs, 0.2, timeMs, 0.1, roundTrips, roundTrips, 1000, false,
-        "measured");
+    return Cell.measured(series(strategy, rows), Rtt.parse(rtt), addedMs, 0.2, timeMs, 0.1,
+        roundTrips, roundTrips, 1000);
   }
 
   @Test
   void aCellThatWouldTakeTooLongIsPredictedByTheModel() {
-    Measurement at05 = cell("executeEach", "1000", "0.5ms", 0.5, 700, 1000);
-    BenchCommand.Cell next = new BenchCommand.Cell("x.InsertBenchmark", "executeEach",
-        Map.of("rows", "1000"));
-    Measurement predicted = BenchCommand.predict(next, measured("20ms", 19.8), List.of(at05),
-        QUICK);
+    Cell at05 = cell("executeEach", "1000", "0.5ms", 0.5, 700, 1000);
+    Cell predicted = BenchCommand.predict(planned("executeEach", "1000"), measured("20ms", 19.8),
+        List.of(at05), QUICK);
     assertThat(predicted).isNotNull();
     assertThat(predicted.predicted()).isTrue();
     // T(L) = T(L0) + round trips x (L - L0), with the measured added RTTs
     assertThat(predicted.timeMs()).isCloseTo(700 + 1000 * (19.8 - 0.5), within(1e-9));
     assertThat(predicted.roundTripsPerOp()).isEqualTo(1000);
-    assertThat(predicted.note()).startsWith("predicted from executeEach at 0.5ms");
+    assertThat(predicted.prediction()).startsWith("predicted from executeEach at 0.5ms: ");
+  }
+
+  @Test
+  void aPredictionUsesEveryMeasuredRttOfItsSeries() {
+    // T0 from both: (300 + 40 x 0.5 + 300 + 40 x 20) / 2 = 710 ms
+    List<Cell> done = List.of(cell("executeEach", "1000", "0.5ms", 0.5, 300 + 1040 * 0.5, 1000),
+        cell("executeEach", "1000", "20ms", 20, 300 + 1040 * 20, 1000),
+        cell("copyCsv", "1000", "1ms", 1, 10, 2));
+    Cell predicted = BenchCommand.predict(planned("executeEach", "1000"),
+        measured("320ms", 320), done, QUICK);
+    assertThat(predicted.timeMs()).isCloseTo(710 + 1000 * 320, within(1e-6));
+    assertThat(predicted.prediction()).startsWith("predicted from executeEach at 0.5ms, 20ms: ");
   }
 
   @Test
   void aCellThatFitsTheBudgetIsMeasured() {
-    Measurement at05 = cell("copyCsv", "1000", "0.5ms", 0.5, 10, 2);
-    BenchCommand.Cell next = new BenchCommand.Cell("x.InsertBenchmark", "copyCsv",
-        Map.of("rows", "1000"));
-    assertThat(BenchCommand.predict(next, measured("320ms", 320), List.of(at05), QUICK))
-        .isNull();
+    Cell at05 = cell("copyCsv", "1000", "0.5ms", 0.5, 10, 2);
+    assertThat(BenchCommand.predict(planned("copyCsv", "1000"), measured("320ms", 320),
+        List.of(at05), QUICK)).isNull();
   }
 
   @Test
   void aLargerSizeAtTheFirstRttIsScaledFromTheLargestSmallerOne() {
-    Measurement small = cell("executeEach", "1000", "0.5ms", 0.5, 700, 1000);
-    BenchCommand.Cell big = new BenchCommand.Cell("x.InsertBenchmark", "executeEach",
-        Map.of("rows", "1000000"));
-    Measurement predicted = BenchCommand.predict(big, measured("0.5ms", 0.5), List.of(small),
-        QUICK);
+    List<Cell> done = List.of(cell("executeEach", "100", "0.5ms", 0.5, 70, 100),
+        cell("executeEach", "1000", "0.5ms", 0.5, 700, 1000));
+    Cell predicted = BenchCommand.predict(planned("executeEach", "1000000"),
+        measured("0.5ms", 0.5), done, QUICK);
     assertThat(predicted.predicted()).isTrue();
     assertThat(predicted.timeMs()).isCloseTo(700_000, within(1e-6));
-    assertThat(predicted.note()).contains("scaled x1000");
+    assertThat(predicted.prediction()).contains("scaling x1,000 from"
+        + " InsertBenchmark.executeEach rows=1000 @ 0.5ms");
   }
 
   @Test
   void estimatesAtLeastOneOperationPerIteration() {
     // quick: 1 warmup + 2 measurement iterations of 0.5 s
-    assertThat(Profile.QUICK.estimatedCellMs(1)).isEqualTo(1500);
-    assertThat(Profile.QUICK.estimatedCellMs(2000)).isEqualTo(6000);
+    assertThat(Profile.QUICK.iterations.estimatedCellMs(1)).isEqualTo(1500);
+    assertThat(Profile.QUICK.iterations.estimatedCellMs(2000)).isEqualTo(6000);
   }
 
   @Test
@@ -85,10 +99,35 @@ class BenchRunnerTest {
 
   @Test
   void planCoversEveryDeclaredStrategyWithTheProfilesSizes() {
-    List<BenchCommand.Cell> cells = BenchCommand.plan("InsertBenchmark.copy",
-        Map.of("rows", new String[] {"100", "1000"}));
-    assertThat(cells).extracting(BenchCommand.Cell::toString).containsExactlyInAnyOrder(
+    List<Planned> plan = BenchCommand.plan("InsertBenchmark.copy",
+        Map.of("rows", List.of("100", "1000")), Profile.QUICK.iterations);
+    assertThat(plan).extracting(Planned::toString).containsExactlyInAnyOrder(
         "InsertBenchmark.copyBinary rows=100", "InsertBenchmark.copyBinary rows=1000",
         "InsertBenchmark.copyCsv rows=100", "InsertBenchmark.copyCsv rows=1000");
+    assertThat(plan).allSatisfy(p -> assertThat(p.iterations()).isSameAs(
+        Profile.QUICK.iterations));
+  }
+
+  @Test
+  void theFullProfileRunsTheSuitesAsTheyAreDeclared() {
+    List<Planned> plan = BenchCommand.plan(".*", Profile.FULL.sizes, Profile.FULL.iterations);
+
+    // every suite declares the whole sweep, and the full profile's iterations
+    assertThat(BenchCommand.declaredRtts(plan)).isEqualTo(Rtt.SWEEP);
+    assertThat(plan).allSatisfy(p -> {
+      assertThat(p.rtts()).as(p.toString()).isEqualTo(Rtt.SWEEP);
+      assertThat(p.iterations()).as(p.toString()).isEqualTo(new Iterations(1, 1,
+          Duration.ofSeconds(2), 3, Duration.ofSeconds(1)));
+    });
+    assertThat(plan).extracting(Planned::toString)
+        .contains("InsertBenchmark.copyCsv rows=1000000", "NPlusOneBenchmark.lazyLoop parents=1000",
+            "RoundTripBenchmark.selectOne");
+    // the quick and verify profiles narrow it: sizes the suites declare
+    List<Planned> declared = BenchCommand.plan(".*", Map.of(), null);
+    for (Profile p : List.of(Profile.QUICK, Profile.VERIFY)) {
+      p.sizes.forEach((name, values) -> assertThat(declared).anySatisfy(d ->
+          assertThat(d.series().params()).containsKey(name)));
+      assertThat(Rtt.SWEEP).containsAll(p.rtts);
+    }
   }
 }

@@ -1,21 +1,19 @@
-package io.github.latencylab.report;
+package io.github.latencylab.bench.runner;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Results;
+import io.github.latencylab.report.Series;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads a result file into {@link Results}: JMH's JSON ({@code -rf json}, an array of
@@ -30,15 +28,10 @@ import java.util.regex.Pattern;
  * {@code statementsPerOp}, {@code rowsPerSecond}, {@code addedRttMs} and
  * {@code baselineRttMs} are read as they are (JMH's score is already their mean; NaN when
  * absent). The environment is what JMH recorded (JVM, JMH settings): the database side is
- * unknown.
+ * unknown. Result files of versions that passed the RTT to the forks as JVM arguments
+ * ({@code -Dlatencylab.bench.rtt}, {@code addedRttMs}, {@code baselineRttMs}) read too.
  */
 public final class JmhJson {
-
-  // a results.json from a newer version may have more fields: read what this one knows
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-  private static final Pattern RTT =
-      Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(us|µs|ms|s)", Pattern.CASE_INSENSITIVE);
 
   private JmhJson() {
   }
@@ -48,26 +41,9 @@ public final class JmhJson {
    * what is wrong with it when it is missing, not JSON, or holds no benchmark.
    */
   public static Results read(Path file) {
-    if (Files.isDirectory(file)) {
-      throw new IllegalArgumentException("Cannot read " + file + ": a directory, not a file"
-          + " (expected JMH's JSON results or a results.json)");
-    }
-    JsonNode root;
-    try {
-      root = JSON.readTree(Files.readString(file));
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("Cannot read " + file + ": no such file");
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("Cannot read " + file + ": not JSON ("
-          + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ")");
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot read " + file + ": " + e);
-    }
-    if (root == null || root.isMissingNode()) {
-      throw new IllegalArgumentException("Cannot read " + file + ": the file is empty");
-    }
+    JsonNode root = Results.readTree(file);
     if (root.isObject() && root.has("measurements")) {
-      return ownResults(file, root);
+      return Results.fromJson(file, root);
     }
     if (!root.isArray()) {
       throw new IllegalArgumentException("Cannot read " + file + ": neither JMH's JSON results"
@@ -78,29 +54,14 @@ public final class JmhJson {
       throw new IllegalArgumentException("No benchmark in " + file
           + ": JMH's JSON results are an empty array");
     }
-    List<Measurement> cells = new ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     for (int i = 0; i < root.size(); i++) {
       cells.add(cell(file, i, root.get(i)));
     }
     return new Results("jmh", modified(file), null, environment(file, root.get(0)), cells);
   }
 
-  private static Results ownResults(Path file, JsonNode root) {
-    Results results;
-    try {
-      results = JSON.treeToValue(root, Results.class);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("Cannot read " + file + " as latency-lab results: "
-          + e.getOriginalMessage());
-    }
-    if (results.measurements() == null || results.measurements().isEmpty()) {
-      throw new IllegalArgumentException("No benchmark in " + file
-          + ": its measurements are empty");
-    }
-    return results;
-  }
-
-  private static Measurement cell(Path file, int index, JsonNode b) {
+  private static Cell cell(Path file, int index, JsonNode b) {
     String where = file + ", benchmark #" + (index + 1);
     String fqn = b.path("benchmark").asText("");
     JsonNode primary = b.path("primaryMetric");
@@ -125,14 +86,11 @@ public final class JmhJson {
     if (rtt == null) {
       rtt = jvmArg(b, "latencylab.bench.rtt");
     }
-    double rttMs = rtt == null ? 0 : rttMillis(where, rtt);
-    if (rtt == null) {
-      rtt = "0ms";
-    }
+    Rtt setting = rtt == null ? Rtt.ZERO : Results.rtt(where + " (" + fqn + ")", rtt);
 
     String unit = primary.path("scoreUnit").asText("");
-    double score = number(primary.path("score"));
-    double error = number(primary.path("scoreError"));
+    double score = Results.number(primary.path("score"));
+    double error = Results.number(primary.path("scoreError"));
     double timeMs;
     double errorMs;
     String perOp = unit.endsWith("/op") ? unit.substring(0, unit.length() - 3) : null;
@@ -151,20 +109,23 @@ public final class JmhJson {
     }
 
     JsonNode secondary = b.path("secondaryMetrics");
-    double added = number(secondary.path("addedRttMs").path("score"));
+    double added = score(secondary, "addedRttMs");
     if (Double.isNaN(added)) {
       String arg = jvmArg(b, "latencylab.bench.addedRttMs");
-      added = arg == null ? rttMs : parse(arg);
+      added = arg == null ? setting.millis() : parse(arg);
     }
-    double baseline = number(secondary.path("baselineRttMs").path("score"));
+    double baseline = score(secondary, "baselineRttMs");
     if (Double.isNaN(baseline)) {
       String arg = jvmArg(b, "latencylab.bench.baselineRttMs");
       baseline = arg == null ? Double.NaN : parse(arg);
     }
-    return new Measurement(suite, strategy, params, rtt, rttMs, added, baseline, timeMs,
-        errorMs, number(secondary.path("roundTripsPerOp").path("score")),
-        number(secondary.path("statementsPerOp").path("score")),
-        number(secondary.path("rowsPerSecond").path("score")), false, "measured");
+    return Cell.measured(Series.of(suite, strategy, params), setting, added, baseline, timeMs,
+        errorMs, score(secondary, "roundTripsPerOp"), score(secondary, "statementsPerOp"),
+        score(secondary, "rowsPerSecond"));
+  }
+
+  private static double score(JsonNode secondary, String name) {
+    return Results.number(secondary.path(name).path("score"));
   }
 
   /** Milliseconds in one JMH time unit ("ns", "us", "ms", "s", "min", "hr", "day"). */
@@ -181,20 +142,6 @@ public final class JmhJson {
     };
   }
 
-  private static double rttMillis(String where, String rtt) {
-    Matcher m = RTT.matcher(rtt.trim());
-    if (!m.matches()) {
-      throw new IllegalArgumentException("Cannot read " + where + ": invalid rtt parameter '"
-          + rtt + "' (expected e.g. 0.5ms, 20ms, 320ms)");
-    }
-    double value = Double.parseDouble(m.group(1));
-    return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "s" -> value * 1000;
-      case "ms" -> value;
-      default -> value / 1000;
-    };
-  }
-
   /** The value of {@code -Dname=value} among the benchmark's JVM arguments, or null. */
   private static String jvmArg(JsonNode b, String name) {
     for (JsonNode arg : b.path("jvmArgs")) {
@@ -204,14 +151,6 @@ public final class JmhJson {
       }
     }
     return null;
-  }
-
-  /** A JSON number, or a string JMH writes for non-finite values ("NaN"); NaN otherwise. */
-  static double number(JsonNode n) {
-    if (n.isNumber()) {
-      return n.doubleValue();
-    }
-    return n.isTextual() ? parse(n.asText()) : Double.NaN;
   }
 
   private static double parse(String s) {

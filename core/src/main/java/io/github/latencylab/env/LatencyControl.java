@@ -1,8 +1,12 @@
-package io.github.latencylab.latency;
+package io.github.latencylab.env;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.latency.RttStats;
+import io.github.latencylab.latency.ToxicPlan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -29,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * {@link #set} measures the result and corrects the toxics until the mean added RTT is within
  * 2% (or 0.01 ms) of the target, and remembers the plan for the next time.
  */
-public final class LatencyControl implements AutoCloseable {
+final class LatencyControl implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LatencyControl.class);
   private static final String UP = "latency-lab-upstream";
@@ -49,7 +53,7 @@ public final class LatencyControl implements AutoCloseable {
    * {@code proxy} and {@code baseline} may be null (a database without Toxiproxy): then only
    * the zero RTT can be set, and the probe measures the real network.
    */
-  public LatencyControl(Proxy proxy, DataSource proxied, DataSource baseline, boolean calibrate) {
+  LatencyControl(Proxy proxy, DataSource proxied, DataSource baseline, boolean calibrate) {
     this.proxy = proxy;
     this.withToxics = new Probe(proxied);
     this.baseline = baseline == null ? null : new Probe(baseline);
@@ -57,7 +61,7 @@ public final class LatencyControl implements AutoCloseable {
   }
 
   /** Sets the added RTT; returns what the probe measured while calibrating, if it did. */
-  public synchronized RttMeasurement set(Rtt rtt) throws SQLException {
+  synchronized RttMeasurement set(Rtt rtt) throws SQLException {
     current = rtt;
     if (rtt.micros() == 0) {
       apply(ToxicPlan.NONE);
@@ -78,12 +82,12 @@ public final class LatencyControl implements AutoCloseable {
     return best;
   }
 
-  public synchronized Rtt current() {
+  synchronized Rtt current() {
     return current;
   }
 
   /** Sets {@code rtt} and measures it: {@code samples} probes with toxics, as many without. */
-  public synchronized RttMeasurement measure(Rtt rtt, int samples) throws SQLException {
+  synchronized RttMeasurement measure(Rtt rtt, int samples) throws SQLException {
     set(rtt);
     return sample(rtt, samples);
   }
@@ -119,7 +123,7 @@ public final class LatencyControl implements AutoCloseable {
   }
 
   /** About 1.5 s of probing: many samples where each is cheap, a few at 320 ms. */
-  public static int samplesFor(Rtt rtt) {
+  static int samplesFor(Rtt rtt) {
     return (int) Math.max(8, Math.min(1000, Math.round(1500 / (rtt.millis() + 0.3))));
   }
 

@@ -1,9 +1,13 @@
-package io.github.latencylab.report;
+package io.github.latencylab.bench.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.ReportWriter;
+import io.github.latencylab.report.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -12,14 +16,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 class JmhJsonTest {
 
+  /** JMH's JSON of real runs here; latency-lab's results.json in core's test resources. */
   static Path fixture(String name) {
-    return Path.of("src/test/resources/report", name);
+    return name.startsWith("jmh-") ? Path.of("src/test/resources/report", name)
+        : Path.of("../core/src/test/resources/report", name);
   }
 
-  static Measurement cell(Results r, String strategy, String rows, String rtt) {
-    return r.measurements().stream()
+  static Cell cell(Results r, String strategy, String rows, String rtt) {
+    return r.cells().stream()
         .filter(m -> m.strategy().equals(strategy) && rows.equals(m.params().get("rows"))
-            && m.rtt().equals(rtt))
+            && m.rtt().toString().equals(rtt))
         .findFirst().orElseThrow();
   }
 
@@ -28,11 +34,11 @@ class JmhJsonTest {
     Results r = JmhJson.read(fixture("jmh-insert.json"));
 
     assertThat(r.kind()).isEqualTo("jmh");
-    assertThat(r.measurements()).hasSize(8);
-    Measurement m = cell(r, "multiRowValues", "10000", "20ms");
-    assertThat(m.benchmark()).isEqualTo("InsertBenchmark");
+    assertThat(r.cells()).hasSize(8);
+    Cell m = cell(r, "multiRowValues", "10000", "20ms");
+    assertThat(m.suite()).isEqualTo("InsertBenchmark");
     assertThat(m.params()).isEqualTo(Map.of("rows", "10000")); // rtt is not a parameter
-    assertThat(m.rttMs()).isEqualTo(20.0);
+    assertThat(m.rtt().millis()).isEqualTo(20.0);
     assertThat(m.timeMs()).isEqualTo(302.64634375);
     assertThat(m.timeErrorMs()).isNaN(); // JMH wrote "NaN"
     assertThat(m.roundTripsPerOp()).isEqualTo(11.0);
@@ -42,15 +48,16 @@ class JmhJsonTest {
     assertThat(m.baselineRttMs()).isEqualTo(0.3442193648648649);
     assertThat(m.predicted()).isFalse();
 
-    Measurement low = cell(r, "copyCsv", "1000", "0.5ms");
-    assertThat(low.rttMs()).isEqualTo(0.5);
+    Cell low = cell(r, "copyCsv", "1000", "0.5ms");
+    assertThat(low.rtt().millis()).isEqualTo(0.5);
     assertThat(low.timeMs()).isEqualTo(10.524119875);
     assertThat(low.roundTripsPerOp()).isEqualTo(2.0);
     assertThat(low.statementsPerOp()).isEqualTo(1.0);
   }
 
   @Test
-  void theEnvironmentIsWhatJmhRecordedAndTheDatabaseSideUnknown() {
+  void theEnvironmentIsWhatJmhRecordedAndTheDatabaseSideUnknown(@TempDir Path dir)
+      throws Exception {
     Results r = JmhJson.read(fixture("jmh-insert.json"));
 
     assertThat(r.environment().backend()).isEqualTo("unknown");
@@ -59,41 +66,43 @@ class JmhJsonTest {
         .isEqualTo("OpenJDK 64-Bit Server VM 17.0.15+6-Debian-1deb12u1");
     assertThat(r.environment().postgresVersion()).isNull();
     assertThat(r.environment().description()).contains("jmh-insert.json", "JMH 1.37");
-    assertThat(MarkdownReport.render(r)).doesNotContain("null").contains("Java 17.0.15");
+    ReportWriter.write(r, dir);
+    assertThat(Files.readString(dir.resolve("report.md"))).doesNotContain("null")
+        .contains("Java 17.0.15");
   }
 
   @Test
   void everyUnitBecomesMillisecondsPerOperation() {
     Results r = JmhJson.read(fixture("jmh-units.json"));
 
-    Measurement us = r.measurements().get(0); // 35,200 us/op +- 1,200
+    Cell us = r.cells().get(0); // 35,200 us/op +- 1,200
     assertThat(us.timeMs()).isCloseTo(35.2, within(1e-9));
     assertThat(us.timeErrorMs()).isCloseTo(1.2, within(1e-9));
-    assertThat(us.rtt()).isEqualTo("20ms");
+    assertThat(us.rtt()).isEqualTo(Rtt.parse("20ms"));
     assertThat(us.addedRttMs()).isEqualTo(20.31);
     assertThat(us.roundTripsPerOp()).isEqualTo(4.0);
 
-    Measurement s = r.measurements().get(1); // 0.586 s/op, no secondary metrics
+    Cell s = r.cells().get(1); // 0.586 s/op, no secondary metrics
     assertThat(s.timeMs()).isCloseTo(586, within(1e-9));
     assertThat(s.roundTripsPerOp()).isNaN();
     assertThat(s.addedRttMs()).isEqualTo(0.5); // the setting, for want of a measurement
 
-    Measurement thrpt = r.measurements().get(2); // 400 ops/s +- 40: 2.5 ms/op +- 0.25
+    Cell thrpt = r.cells().get(2); // 400 ops/s +- 40: 2.5 ms/op +- 0.25
     assertThat(thrpt.timeMs()).isCloseTo(2.5, within(1e-9));
     assertThat(thrpt.timeErrorMs()).isCloseTo(0.25, within(1e-9));
-    assertThat(thrpt.benchmark()).isEqualTo("RoundTripBenchmark");
+    assertThat(thrpt.suite()).isEqualTo("RoundTripBenchmark");
     assertThat(thrpt.strategy()).isEqualTo("selectOne");
     assertThat(thrpt.params()).isEmpty();
-    assertThat(thrpt.rtt()).isEqualTo("1ms"); // from the runner's JVM argument
-    assertThat(thrpt.rttMs()).isEqualTo(1.0);
+    assertThat(thrpt.rtt()).isEqualTo(Rtt.parse("1ms")); // from the runner's JVM argument
+    assertThat(thrpt.rtt().millis()).isEqualTo(1.0);
     assertThat(thrpt.addedRttMs()).isEqualTo(1.04);
 
-    Measurement ns = r.measurements().get(3); // 250,000 ns/op, no rtt anywhere
+    Cell ns = r.cells().get(3); // 250,000 ns/op, no rtt anywhere
     assertThat(ns.timeMs()).isCloseTo(0.25, within(1e-12));
-    assertThat(ns.benchmark()).isEqualTo("Other");
+    assertThat(ns.suite()).isEqualTo("Other");
     assertThat(ns.params()).isEqualTo(Map.of("size", "10"));
-    assertThat(ns.rtt()).isEqualTo("0ms");
-    assertThat(ns.rttMs()).isZero();
+    assertThat(ns.rtt()).isEqualTo(Rtt.parse("0ms"));
+    assertThat(ns.rtt().millis()).isZero();
   }
 
   @Test
@@ -103,8 +112,8 @@ class JmhJsonTest {
     assertThat(r.kind()).isEqualTo("bench");
     assertThat(r.profile()).isEqualTo("quick");
     assertThat(r.environment().postgresVersion()).isEqualTo("17.6");
-    assertThat(r.measurements()).hasSize(6);
-    Measurement predicted = cell(r, "hibernatePersist", "10000", "0.5ms");
+    assertThat(r.cells()).hasSize(6);
+    Cell predicted = cell(r, "hibernatePersist", "10000", "0.5ms");
     assertThat(predicted.predicted()).isTrue();
     assertThat(predicted.note()).startsWith("predicted: scaled x10 from");
     assertThat(predicted.timeErrorMs()).isNaN();
@@ -160,10 +169,10 @@ class JmhJsonTest {
         .hasMessage("Cannot read " + other + ": neither JMH's JSON results (an array of"
             + " benchmarks) nor latency-lab's results.json (an object with measurements)");
 
-    Path noMeasurements = Files.writeString(dir.resolve("results.json"),
+    Path noCells = Files.writeString(dir.resolve("results.json"),
         "{\"kind\": \"bench\", \"measurements\": []}");
-    assertThatThrownBy(() -> JmhJson.read(noMeasurements))
-        .hasMessage("No benchmark in " + noMeasurements + ": its measurements are empty");
+    assertThatThrownBy(() -> JmhJson.read(noCells))
+        .hasMessage("No benchmark in " + noCells + ": its measurements are empty");
 
     Path notABenchmark = Files.writeString(dir.resolve("b.json"),
         "[{\"benchmark\": \"a.B.c\", \"primaryMetric\": {\"score\": 1, \"scoreUnit\":"
@@ -184,7 +193,7 @@ class JmhJsonTest {
         "[{\"benchmark\": \"a.B.c\", \"params\": {\"rtt\": \"fast\"}, \"primaryMetric\":"
             + " {\"score\": 1, \"scoreUnit\": \"ms/op\"}}]");
     assertThatThrownBy(() -> JmhJson.read(badRtt))
-        .hasMessage("Cannot read " + badRtt + ", benchmark #1: invalid rtt parameter 'fast'"
-            + " (expected e.g. 0.5ms, 20ms, 320ms)");
+        .hasMessage("Cannot read " + badRtt + ", benchmark #1 (a.B.c): Invalid RTT 'fast':"
+            + " expected a non-negative number and a unit (us, ms, s), e.g. 0.5ms, 20ms, 320ms");
   }
 }

@@ -1,0 +1,85 @@
+package io.github.latencylab.report;
+
+import io.github.latencylab.latency.Rtt;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * One cell of the results: a {@link Series} (suite, strategy, parameters) at one RTT, with
+ * what it cost. Measured by JMH, or predicted by the {@link LatencyModel} and then marked so,
+ * {@code prediction} saying from what.
+ *
+ * @param rtt the RTT setting
+ * @param addedRttMs what the setting really added to a round trip, measured by the Lab
+ * @param baselineRttMs a round trip through the proxy without toxics, measured by the Lab
+ * @param timeMs mean time per operation
+ * @param timeErrorMs JMH's 99.9% confidence half-width (NaN when not computable)
+ * @param roundTripsPerOp round trips per operation, counted at the socket
+ * @param statementsPerOp statements executed per operation, counted at the socket
+ * @param rowsPerSecond rows moved per second of wall time
+ * @param server the server's counters per operation by name (e.g. {@code walBytesPerOp}),
+ *     empty when none were read
+ * @param prediction how the model predicted this cell, or null when it was measured
+ */
+public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs,
+    double timeMs, double timeErrorMs, double roundTripsPerOp, double statementsPerOp,
+    double rowsPerSecond, Map<String, Double> server, String prediction) {
+
+  /** By series (suite, strategy, parameters with numbers as numbers), then RTT. */
+  public static final Comparator<Cell> ORDER =
+      Comparator.comparing(Cell::series).thenComparing(Cell::rtt);
+
+  public Cell {
+    server = Map.copyOf(server == null ? Map.of() : server);
+  }
+
+  /** A measured cell without server counters. */
+  public static Cell measured(Series series, Rtt rtt, double addedRttMs, double baselineRttMs,
+      double timeMs, double timeErrorMs, double roundTripsPerOp, double statementsPerOp,
+      double rowsPerSecond) {
+    return new Cell(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs,
+        roundTripsPerOp, statementsPerOp, rowsPerSecond, Map.of(), null);
+  }
+
+  /** "InsertBenchmark.executeBatch rows=1000 @ 20ms": the cell's key wherever one is needed. */
+  public String key() {
+    return series.keyAt(rtt);
+  }
+
+  public String suite() {
+    return series.suite();
+  }
+
+  public String strategy() {
+    return series.strategy();
+  }
+
+  public SortedMap<String, String> params() {
+    return new TreeMap<>(series.params());
+  }
+
+  public boolean predicted() {
+    return prediction != null;
+  }
+
+  /** "measured", or how it was predicted. */
+  public String note() {
+    return prediction == null ? "measured" : prediction;
+  }
+
+  /** This cell with another time per operation (rows per second follow). */
+  public Cell withTime(double newTimeMs, double newErrorMs) {
+    double rowsPerOp = rowsPerSecond * timeMs / 1000;
+    return new Cell(series, rtt, addedRttMs, baselineRttMs, newTimeMs, newErrorMs,
+        roundTripsPerOp, statementsPerOp, newTimeMs == 0 ? 0 : rowsPerOp / (newTimeMs / 1000),
+        server, prediction);
+  }
+
+  @Override
+  public String toString() {
+    return key() + ": " + Format.duration(timeMs) + ", " + Format.count(roundTripsPerOp)
+        + " round trips/op" + (predicted() ? " (" + prediction + ")" : "");
+  }
+}

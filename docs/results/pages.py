@@ -1,0 +1,55 @@
+"""What the page generators share: reading a results.json, and writing numbers as the reports
+do (io.github.latencylab.report.Format). The numbers themselves, predictions and the model's
+check included, come from the results.json that ./latency-lab bench or report wrote."""
+import json
+
+MINUTE = 60_000
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+
+
+def fixed(v, decimals):
+    """v with decimals and thousands separators, never "-0"."""
+    if round(abs(v) * 10 ** decimals) == 0:
+        v = 0.0
+    return f"{v:,.{decimals}f}"
+
+
+def dur(ms):
+    """A time in the unit a reader expects, as Format.duration: 612 µs, 20.40 ms, 612 ms,
+    5.31 s, 5.3 min, 3.2 h, 3.7 days."""
+    if ms is None or ms != ms:
+        return "-"
+    a = abs(ms)
+    if a < 0.9995:
+        return fixed(ms * 1000, 0) + " µs"
+    if a < 99.995:
+        return fixed(ms, 2) + " ms"
+    if a < 999.5:
+        return fixed(ms, 0) + " ms"
+    if a < 2 * MINUTE - 5:
+        return fixed(ms / 1000, 2) + " s"
+    if a < 2 * HOUR - 0.05 * MINUTE:
+        return fixed(ms / MINUTE, 1) + " min"
+    if a < 2 * DAY - 0.05 * HOUR:
+        return fixed(ms / HOUR, 1) + " h"
+    return fixed(ms / DAY, 1) + " days"
+
+
+def count(x):
+    """A count per operation, as Format.count."""
+    if x is None or x != x:
+        return "–"
+    return fixed(x, 0) if x == round(x) else fixed(x, 2)
+
+
+def cell(m, star="\\*"):
+    """A cell's time, predicted ones marked."""
+    if m is None:
+        return "–"
+    return dur(m["timeMs"]) + (star if m["predicted"] else "")
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)

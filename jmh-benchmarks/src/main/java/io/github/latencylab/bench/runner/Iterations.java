@@ -1,0 +1,38 @@
+package io.github.latencylab.bench.runner;
+
+import java.time.Duration;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/** JMH's forks and iterations for a cell: a profile's, or what its suite declares. */
+record Iterations(int forks, int warmups, Duration warmupTime, int measurements,
+    Duration measurementTime) {
+
+  /** What the suite's annotations say, JMH's defaults where they say nothing. */
+  static Iterations declared(BenchmarkListEntry e) {
+    return new Iterations(e.getForks().orElse(5), e.getWarmupIterations().orElse(5),
+        duration(e.getWarmupTime().orElse(TimeValue.seconds(10))),
+        e.getMeasurementIterations().orElse(5),
+        duration(e.getMeasurementTime().orElse(TimeValue.seconds(10))));
+  }
+
+  private static Duration duration(TimeValue t) {
+    return Duration.ofNanos(t.getTimeUnit().toNanos(t.getTime()));
+  }
+
+  /** A cell's time when each operation takes {@code opMs}: at least one op per iteration. */
+  double estimatedCellMs(double opMs) {
+    double warming = Math.max(opMs, warmupTime.toMillis());
+    double measuring = Math.max(opMs, measurementTime.toMillis());
+    return forks * (warmups * warming + measurements * measuring);
+  }
+
+  void applyTo(ChainedOptionsBuilder options) {
+    options.forks(forks)
+        .warmupIterations(warmups)
+        .warmupTime(TimeValue.milliseconds(warmupTime.toMillis()))
+        .measurementIterations(measurements)
+        .measurementTime(TimeValue.milliseconds(measurementTime.toMillis()));
+  }
+}
