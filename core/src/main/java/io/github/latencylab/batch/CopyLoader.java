@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -51,29 +50,31 @@ import org.postgresql.util.ServerErrorMessage;
  *
  * <p><b>Formats</b> ({@link #format(Format)}, default {@link Format#TEXT}): TEXT and CSV send
  * PostgreSQL's text form of every value, which the server parses into the table's column
- * types. BINARY sends each value in its type's binary form (less parsing, exact floats), but
- * the server reads the bytes as the column's real type, so a wrong declared type would be
- * misread, not rejected: the loader first checks the declared types against the table (one
- * more round trip) and refuses a mismatch.
+ * types. BINARY sends each value in its type's binary form (no formatting or parsing, exact
+ * floats), but the server reads the bytes as the column's real type, so a wrong declared type
+ * would be misread, not rejected: the COPY statement carries a clause that makes the server
+ * refuse a declared type that is not the column's before it reads a row (see
+ * {@link #sql()}). A domain column, or a server before PostgreSQL 12, costs a type lookup
+ * instead (one or two round trips more).
  *
- * <p><b>Round trips</b>: 2 for any number of rows (the COPY statement, then the data and
- * CopyDone), plus 1 for BINARY's type check. An upsert is 5: create the staging table, the
- * COPY, the INSERT (with the staging table's drop), the commit. In a caller's transaction a
- * SAVEPOINT and its RELEASE are added, and an upsert's commit is left to the caller: a COPY
- * is then 4, an upsert 6.
+ * <p><b>Round trips</b>: 2 for any number of rows and any format (the COPY statement, then the
+ * data and CopyDone). An upsert is 4: create the staging table (BEGIN rides along), the COPY,
+ * then the INSERT, the staging table's drop and the COMMIT together. In a caller's
+ * transaction a COPY adds a SAVEPOINT and its RELEASE (pgjdbc sends a COPY alone), so 4; an
+ * upsert's ride along with its statements, so still 4.
  *
  * <p><b>Transactions</b>: a COPY is all-or-nothing by itself, so on a connection in autocommit
  * mode it runs alone; an upsert runs in its own transaction. On a connection already in a
  * transaction the load runs inside a savepoint and nothing is committed. After a failure the
- * table is as it was, the connection is usable and its autocommit setting is restored.
+ * table is as it was, the connection is usable and its autocommit setting is as it was.
  *
  * <p><b>Errors</b>: a value the column type cannot take throws {@link IllegalArgumentException}
  * naming the 0-based row index and the column; the COPY is then cancelled, and the rows sent
  * so far are discarded. A row PostgreSQL rejects throws {@link SQLException} naming its row
- * index and, where the server says, its column (COPY's error context "line N" is the row;
- * with CSV a line break inside a value is a line too, which is accounted for). The server
- * checks the rows as they arrive but pgjdbc reads its answer only at the end of the data, so
- * the whole input is read before a server-side error is reported.
+ * index and, where the server says, its column (COPY's error context "line N, column c"; with
+ * CSV a line break inside a value is a line too, which is accounted for). The server checks
+ * the rows as they arrive but pgjdbc reads its answer only at the end of the data, so the
+ * whole input is read before a server-side error is reported.
  *
  * <p><b>Upsert</b> ({@link #upsertOn(String...)}): COPY into a temporary staging table made
  * from the target's listed columns ({@code CREATE TEMP TABLE ... ON COMMIT DROP AS SELECT
@@ -81,9 +82,9 @@ import org.postgresql.util.ServerErrorMessage;
  * identity columns that are not listed), then {@code INSERT INTO target (cols) SELECT cols
  * FROM staging ON CONFLICT (keys) DO UPDATE SET} every other column, and drop the staging
  * table. It needs the TEMPORARY privilege on the database (a plain COPY does not). The keys
- * need a unique index or constraint; a key that appears twice in one load
- * fails with "ON CONFLICT DO UPDATE command cannot affect row a second time". Constraint
- * violations of that INSERT are not tied to a row by PostgreSQL.
+ * need a unique index or constraint; a key that appears twice in one load fails with "ON
+ * CONFLICT DO UPDATE command cannot affect row a second time". Constraint violations of that
+ * INSERT are not tied to a row by PostgreSQL.
  *
  * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
  * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
@@ -94,11 +95,13 @@ public final class CopyLoader {
   /** Bytes encoded before they are written to the COPY, unless {@link #bufferSize(int)}. */
   public static final int DEFAULT_BUFFER_SIZE = 64 * 1024;
 
+  private static final String SAVEPOINT = "batch_load";
+
   /** How rows travel in the COPY stream. */
   public enum Format {
     /** PostgreSQL's text format: tab-separated, backslash escapes, {@code \N} for NULL. */
     TEXT,
-    /** CSV: comma-separated, text values always quoted, NULL as an unquoted empty field. */
+    /** CSV: comma-separated, text quoted where needed, NULL as an unquoted empty field. */
     CSV,
     /** PostgreSQL's binary format: each value in its type's binary send form. */
     BINARY
@@ -114,7 +117,9 @@ public final class CopyLoader {
    *   <li>INT2: {@link Short}; INT4: {@link Integer} or {@link Short}; INT8: {@link Long},
    *       {@link Integer} or {@link Short};
    *   <li>NUMERIC: {@link BigDecimal} (at most 131,072 digits before the point and 16,383
-   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short};
+   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short}; and
+   *       {@code Double.NaN}, {@code POSITIVE_INFINITY} or {@code NEGATIVE_INFINITY} for
+   *       numeric's NaN and (PostgreSQL 14 and later) infinities;
    *   <li>FLOAT4: {@link Float}; FLOAT8: {@link Double} (NaN and infinities included);
    *   <li>BOOL: {@link Boolean};
    *   <li>DATE: {@link LocalDate} from 4714-11-24 BC to 5874897-12-31;
@@ -187,15 +192,25 @@ public final class CopyLoader {
         bufferSize, upsertKeys);
   }
 
+  /** The COPY format. */
+  public Format format() {
+    return format;
+  }
+
   /**
    * Encoded bytes held before each write to the COPY (default 64 KiB). A row is never split,
    * so a single row larger than this is held whole.
    */
   public CopyLoader bufferSize(int bytes) {
     if (bytes < 1) {
-      throw new IllegalArgumentException("buffer size must be at least 1 byte, got " + bytes);
+      throw new IllegalArgumentException("bufferSize must be at least 1 byte, got " + bytes);
     }
     return new CopyLoader(tableName, columnNames, columnTypes, format, bytes, upsertKeys);
+  }
+
+  /** Encoded bytes held before each write to the COPY. */
+  public int bufferSize() {
+    return bufferSize;
   }
 
   /**
@@ -218,19 +233,26 @@ public final class CopyLoader {
         List.copyOf(keys));
   }
 
+  /** The upsert's key columns; empty for a plain COPY. */
+  public List<String> upsertOn() {
+    return upsertKeys;
+  }
+
   /** The COPY statement into {@code table} (already quoted). */
-  private String copySql(String table) {
+  private String copySql(String table, boolean assertTypes) {
     return "COPY " + table + " " + columnList() + " FROM STDIN (FORMAT "
-        + format.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        + format.name().toLowerCase(java.util.Locale.ROOT) + ")"
+        + (assertTypes ? " " + typeAssertion() : "");
   }
 
   /**
    * The COPY statement into the table, for logs and tests (an upsert COPYs the same columns
-   * into its staging table).
+   * into its staging table). In BINARY it ends with a WHERE clause that asserts the declared
+   * types (see {@link #typeAssertion()}).
    */
   public String sql() {
     requireColumns();
-    return copySql(qualifiedTable());
+    return copySql(qualifiedTable(), format == Format.BINARY);
   }
 
   public long load(Connection connection, Iterable<? extends Object[]> rows) throws SQLException {
@@ -253,42 +275,58 @@ public final class CopyLoader {
             + columnList());
       }
     }
-    boolean upsert = !upsertKeys.isEmpty();
-    boolean autoCommit = connection.getAutoCommit();
-    boolean ownTransaction = upsert && autoCommit; // a lone COPY is atomic by itself
-    Savepoint savepoint = autoCommit ? null : connection.setSavepoint();
-    if (ownTransaction) {
-      connection.setAutoCommit(false);
+    boolean binary = format == Format.BINARY;
+    // COPY ... WHERE came with PostgreSQL 12 (pgjdbc knows the version from the connection)
+    boolean assertTypes = binary && connection.getMetaData().getDatabaseMajorVersion() >= 12;
+    if (binary && !assertTypes) {
+      checkBinaryTypes(connection);
     }
-    long result;
     try {
-      if (upsert) {
-        result = upsert(connection, rows);
-      } else {
-        if (format == Format.BINARY) {
-          checkBinaryTypes(connection, qualifiedTable());
-        }
-        result = copy(connection, qualifiedTable(), tableName.get(tableName.size() - 1), rows);
-      }
-      if (ownTransaction) {
-        connection.commit();
-      } else if (savepoint != null) {
-        connection.releaseSavepoint(savepoint);
-      }
-    } catch (SQLException | RuntimeException | Error e) {
-      if (ownTransaction || savepoint != null) {
-        undo(connection, ownTransaction, savepoint, e);
-      }
-      throw e;
+      return loadOnce(connection, rows, assertTypes);
+    } catch (TypesNotAsserted refused) {
+      // nothing was read or loaded: look the types up, refuse a mismatch, load a domain
+      checkBinaryTypes(connection);
+      return loadOnce(connection, rows, false);
     }
-    if (ownTransaction) {
-      connection.setAutoCommit(true);
-    }
-    return result;
   }
 
-  private long upsert(Connection connection, Iterator<? extends Object[]> rows)
-      throws SQLException {
+  private long loadOnce(Connection connection, Iterator<? extends Object[]> rows,
+      boolean assertTypes) throws SQLException {
+    boolean autoCommit = connection.getAutoCommit();
+    boolean upsert = !upsertKeys.isEmpty();
+    boolean ownTransaction = upsert && autoCommit; // a lone COPY is atomic by itself
+    boolean inSavepoint = false;
+    try (Statement st = connection.createStatement()) {
+      long result;
+      if (ownTransaction) {
+        connection.setAutoCommit(false); // pgjdbc sends BEGIN with the first statement
+      }
+      if (upsert) {
+        inSavepoint = !autoCommit; // the SAVEPOINT rides with the first statement
+        result = upsert(connection, st, rows, assertTypes, autoCommit);
+      } else {
+        if (!autoCommit) {
+          st.execute("SAVEPOINT " + SAVEPOINT);
+          inSavepoint = true;
+        }
+        result = copy(connection, qualifiedTable(), tableName.get(tableName.size() - 1), rows,
+            assertTypes);
+        if (inSavepoint) {
+          st.execute("RELEASE SAVEPOINT " + SAVEPOINT);
+        }
+      }
+      if (ownTransaction) {
+        connection.setAutoCommit(true); // the COMMIT has ridden along: nothing is sent
+      }
+      return result;
+    } catch (SQLException | RuntimeException | Error e) {
+      undo(connection, ownTransaction, inSavepoint, e);
+      throw e;
+    }
+  }
+
+  private long upsert(Connection connection, Statement st, Iterator<? extends Object[]> rows,
+      boolean assertTypes, boolean autoCommit) throws SQLException {
     String stagingName = "copyloader_staging_" + STAGING_TABLES.incrementAndGet();
     String staging = "pg_temp." + quote(stagingName);
     String columns = columnList();
@@ -302,19 +340,17 @@ public final class CopyLoader {
       }
     }
     String action = updates.length() == 0 ? "DO NOTHING" : "DO UPDATE SET " + updates;
-    try (Statement st = connection.createStatement()) {
-      run(st, "CREATE TEMP TABLE " + quote(stagingName) + " ON COMMIT DROP AS SELECT " + select
-          + " FROM " + qualifiedTable() + " WITH NO DATA", "create the staging table");
-      if (format == Format.BINARY) {
-        checkBinaryTypes(connection, staging);
-      }
-      copy(connection, staging, stagingName, rows);
-      // the INSERT and the staging table's drop in one message flow: one round trip
-      run(st, "INSERT INTO " + qualifiedTable() + " " + columns + " SELECT " + select + " FROM "
-          + staging + " ON CONFLICT " + keys + " " + action + "; DROP TABLE " + staging,
-          "insert or update from the staging table (PostgreSQL does not say which row)");
-      return st.getUpdateCount();
-    }
+    // the transaction control rides with the statements: SAVEPOINT (or BEGIN) with the first,
+    // RELEASE (or COMMIT) with the last
+    run(st, (autoCommit ? "" : "SAVEPOINT " + SAVEPOINT + "; ") + "CREATE TEMP TABLE "
+        + quote(stagingName) + " ON COMMIT DROP AS SELECT " + select + " FROM "
+        + qualifiedTable() + " WITH NO DATA", "create the staging table");
+    copy(connection, staging, stagingName, rows, assertTypes);
+    run(st, "INSERT INTO " + qualifiedTable() + " " + columns + " SELECT " + select + " FROM "
+        + staging + " ON CONFLICT " + keys + " " + action + "; DROP TABLE " + staging + "; "
+        + (autoCommit ? "COMMIT" : "RELEASE SAVEPOINT " + SAVEPOINT),
+        "insert or update from the staging table (PostgreSQL does not say which row)");
+    return st.getUpdateCount();
   }
 
   private void run(Statement st, String sql, String what) throws SQLException {
@@ -326,19 +362,67 @@ public final class CopyLoader {
     }
   }
 
+  /** Rolls back what this load did and restores autocommit; never hides {@code failure}. */
+  private static void undo(Connection connection, boolean ownTransaction, boolean inSavepoint,
+      Throwable failure) {
+    try {
+      if (ownTransaction) {
+        connection.rollback();
+        connection.setAutoCommit(true);
+      } else if (inSavepoint) {
+        try (Statement st = connection.createStatement()) {
+          st.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT + "; RELEASE SAVEPOINT " + SAVEPOINT);
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  // ---- binary COPY: the declared types must be the columns' own ----
+
   /**
-   * Binary COPY makes the server read each value as the column's real type, so a declared
-   * FLOAT8 for an int8 column would load garbage: refuse any declared type whose binary form
-   * differs from the column's (domains count as their base type).
+   * A binary COPY makes the server read each value as the column's real type, so a declared
+   * FLOAT8 for an int8 column would load garbage, not fail. This WHERE clause makes the server
+   * refuse such a COPY when it parses it, before any row: {@code ARRAY[c] @> '{}'::int8[]}
+   * exists only if c is an int8 (array operators match element types exactly),
+   * {@code textsend(c)} only if c is text, varchar or char(n). "OR true" lets the server fold
+   * the clause to TRUE, so no row pays for it, and no round trip either. A domain column fails
+   * it too (its array type is the domain's): the loader then looks the types up.
    */
-  private void checkBinaryTypes(Connection connection, String table) throws SQLException {
+  private String typeAssertion() {
+    StringJoiner checks = new StringJoiner(" AND ", "WHERE (", ") OR true");
+    for (int i = 0; i < columnNames.size(); i++) {
+      String c = quote(columnNames.get(i));
+      PgType type = columnTypes.get(i);
+      checks.add(type == PgType.TEXT || type == PgType.VARCHAR
+          ? "pg_catalog.textsend(" + c + ") IS NULL"
+          : "ARRAY[" + c + "] OPERATOR(pg_catalog.@>) '{}'::pg_catalog." + type.sqlName() + "[]");
+    }
+    return checks.toString();
+  }
+
+  /** The COPY refused its type assertion (see {@link #typeAssertion()}); nothing was read. */
+  private static final class TypesNotAsserted extends SQLException {
+    private static final long serialVersionUID = 1L;
+
+    TypesNotAsserted(SQLException cause) {
+      super(cause.getMessage(), cause.getSQLState(), cause);
+    }
+  }
+
+  /**
+   * The declared types against the table's, looked up (one round trip): refuses any declared
+   * type whose binary form differs from the column's (a domain counts as its base type).
+   */
+  private void checkBinaryTypes(Connection connection) throws SQLException {
     Map<String, String> actual = new HashMap<>();
     try (PreparedStatement types = connection.prepareStatement("SELECT a.attname, b.typname"
         + " FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
         + " JOIN pg_catalog.pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype"
         + " ELSE t.oid END WHERE a.attrelid = ?::regclass AND a.attnum > 0"
         + " AND NOT a.attisdropped")) {
-      types.setString(1, table);
+      types.setString(1, qualifiedTable());
       try (ResultSet rs = types.executeQuery()) {
         while (rs.next()) {
           actual.put(rs.getString(1), rs.getString(2));
@@ -363,19 +447,27 @@ public final class CopyLoader {
     }
   }
 
+  // ---- the COPY: rows encoded into a buffer, written to the server as it fills ----
+
   /** COPYs every row into {@code table}; {@code relation} is its bare name, as errors show it. */
   private long copy(Connection connection, String table, String relation,
-      Iterator<? extends Object[]> rows) throws SQLException {
-    Encoder out = new Encoder(format, bufferSize);
-    CopyIn copy = null;
-    long row = 0;
+      Iterator<? extends Object[]> rows, boolean assertTypes) throws SQLException {
+    CopyIn copy;
     try {
-      copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql(table));
+      copy = connection.unwrap(PGConnection.class).getCopyAPI()
+          .copyIn(copySql(table, assertTypes));
+    } catch (SQLException e) {
+      if (assertTypes && "42883".equals(e.getSQLState())) { // undefined_function: a type differs
+        throw new TypesNotAsserted(e);
+      }
+      throw new SQLException("CopyLoader into " + qualifiedTable() + " failed: "
+          + e.getMessage(), e.getSQLState(), e);
+    }
+    Encoder out = new Encoder(format, bufferSize, columnNames, columnTypes);
+    try {
       out.start();
       while (rows.hasNext()) {
-        Object[] checked = checkRow(rows.next(), row);
-        out.row(checked, columnTypes);
-        row++;
+        out.row(rows.next());
         if (out.size() >= bufferSize) {
           out.writeTo(copy);
         }
@@ -393,7 +485,7 @@ public final class CopyLoader {
   }
 
   private static void cancel(CopyIn copy, Throwable failure) {
-    if (copy != null && copy.isActive()) {
+    if (copy.isActive()) {
       try {
         copy.cancelCopy();
       } catch (SQLException | RuntimeException e) {
@@ -404,38 +496,18 @@ public final class CopyLoader {
 
   /** The server's error, with the row (and column) its "COPY t, line N, column c" names. */
   private SQLException locate(SQLException e, String relation, Encoder out) {
-    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
-    String where = server == null || server.getWhere() == null ? "" : server.getWhere();
-    String at = "";
-    // the context is a stack, innermost first ("JSON data, line 1: ..." may come before it);
-    // the relation name is printed raw and may hold anything: read past it, not through it
-    String prefix = "COPY " + relation + ", ";
-    for (String context : where.split("\n")) {
-      if (!context.startsWith(prefix)) {
-        continue;
-      }
-      Matcher line = LINE.matcher(context.substring(prefix.length()));
-      if (line.lookingAt()) {
-        at = " at row index " + out.rowOfLine(Long.parseLong(line.group(1)));
-        String column = context.substring(prefix.length() + line.end());
-        for (String name : columnNames) {
-          if (column.equals(", column " + name) || column.startsWith(", column " + name + ":")) {
-            at += ", column \"" + name + "\"";
-            break;
-          }
-        }
-      }
-      break;
-    }
-    return new SQLException("CopyLoader into " + qualifiedTable() + " failed" + at + ": "
+    CopyErrorAt at = copyErrorAt(e, relation, columnNames);
+    String where = at == null ? "" : " at row index " + out.rowOfLine(at.line())
+        + (at.column() == null ? "" : ", column \"" + at.column() + "\"");
+    return new SQLException("CopyLoader into " + qualifiedTable() + " failed" + where + ": "
         + e.getMessage(), e.getSQLState(), e);
   }
 
-  private static final Pattern LINE = Pattern.compile("line (\\d+)");
-
   /**
-   * Encodes rows into a growing byte buffer in one COPY format, and remembers what the
-   * server's line numbers mean.
+   * Checks and encodes rows into a growing byte buffer in one COPY format, and remembers what
+   * the server's line numbers mean. Written for speed (a JFR profile showed the encoding of
+   * timestamps and numerics through java.time and Strings taking most of the client's time):
+   * numbers, dates and times, UUIDs and bytea go into the buffer as bytes, no String between.
    */
   private static final class Encoder {
     // binary COPY header: signature, flags, header extension length
@@ -443,8 +515,22 @@ public final class CopyLoader {
         '\r', '\n', 0};
     private static final long PG_EPOCH_DAY = LocalDate.of(2000, 1, 1).toEpochDay();
     private static final long PG_EPOCH_SECOND = PG_EPOCH_DAY * 86_400;
+    private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b',
+        'c', 'd', 'e', 'f'};
+    // numeric's sign word: positive, negative, NaN, +Infinity, -Infinity
+    private static final int NUMERIC_POS = 0x0000;
+    private static final int NUMERIC_NEG = 0x4000;
+    private static final int NUMERIC_NAN = 0xC000;
+    private static final int NUMERIC_PINF = 0xD000;
+    private static final int NUMERIC_NINF = 0xF000;
+
+    private enum Escape { NONE, TEXT, CSV }
 
     private final Format format;
+    private final String[] names;
+    private final PgType[] types;
+    private final String columnList;
+    private final int[] groups = new int[8];
     private byte[] bytes;
     private int size;
     private long rows;
@@ -455,8 +541,13 @@ public final class CopyLoader {
     private int shifts;
     private long extraLines;
 
-    Encoder(Format format, int bufferSize) {
+    Encoder(Format format, int bufferSize, List<String> names, List<PgType> types) {
       this.format = format;
+      this.names = names.toArray(new String[0]);
+      this.types = types.toArray(new PgType[0]);
+      StringJoiner list = new StringJoiner(", ", "(", ")");
+      names.forEach(c -> list.add(quote(c)));
+      this.columnList = list.toString();
       this.bytes = new byte[Math.max(64, Math.min(bufferSize, 1 << 20) + 1024)];
     }
 
@@ -485,14 +576,23 @@ public final class CopyLoader {
       }
     }
 
-    void row(Object[] values, List<PgType> types) {
+    /** Checks and encodes the next row, or throws an exception naming its row index. */
+    void row(Object[] row) {
+      long index = rows;
+      if (row == null) {
+        throw new IllegalArgumentException("row index " + index + " is null");
+      }
+      if (row.length != types.length) {
+        throw new IllegalArgumentException("row index " + index + " has " + row.length
+            + " values; expected " + types.length + " " + columnList);
+      }
       long linesBefore = extraLines;
       if (format == Format.BINARY) {
-        putShort(values.length);
+        putShort(types.length);
       }
-      for (int i = 0; i < values.length; i++) {
-        Object value = values[i];
-        PgType type = types.get(i);
+      for (int i = 0; i < types.length; i++) {
+        PgType type = types[i];
+        Object value = check(row[i], type, index, names[i]);
         switch (format) {
           case BINARY -> binary(value, type);
           case TEXT -> {
@@ -503,7 +603,7 @@ public final class CopyLoader {
               put((byte) '\\');
               put((byte) 'N');
             } else {
-              utf8(value instanceof String s ? s : text(value, type), Escape.TEXT);
+              text(value, type, Escape.TEXT);
             }
           }
           case CSV -> {
@@ -511,11 +611,9 @@ public final class CopyLoader {
               put((byte) ',');
             }
             if (value instanceof String s) {
-              put((byte) '"');
-              utf8(s, Escape.CSV);
-              put((byte) '"');
+              csv(s);
             } else if (value != null) {
-              utf8(text(value, type), Escape.NONE); // no delimiters, quotes or line breaks
+              text(value, type, Escape.NONE); // no delimiters, quotes or line breaks
             }
           }
         }
@@ -558,17 +656,273 @@ public final class CopyLoader {
       return before < 0 ? 0 : shiftLines[before];
     }
 
+    // ---- text and CSV: PostgreSQL's text input form of each value ----
+
+    private void text(Object value, PgType type, Escape escape) {
+      switch (type) {
+        case TEXT, VARCHAR, JSONB -> utf8((String) value, escape);
+        case INT2, INT4, INT8 -> decimal(((Number) value).longValue());
+        case NUMERIC -> {
+          if (value instanceof BigDecimal d) {
+            numericText(d);
+          } else {
+            ascii(value.toString()); // NaN, Infinity, -Infinity
+          }
+        }
+        case BOOL -> put((byte) ((Boolean) value ? 't' : 'f'));
+        case DATE -> {
+          LocalDate d = (LocalDate) value;
+          if (fourDigitYear(d.getYear())) {
+            date(d.getYear(), d.getMonthValue(), d.getDayOfMonth());
+          } else {
+            ascii(CopyLoader.text(value, type)); // BC, past 9999, or infinity
+          }
+        }
+        case TIMESTAMP -> {
+          LocalDateTime t = (LocalDateTime) value;
+          if (fourDigitYear(t.getYear())) {
+            date(t.getYear(), t.getMonthValue(), t.getDayOfMonth());
+            time(t.getHour(), t.getMinute(), t.getSecond(), t.getNano());
+          } else {
+            ascii(CopyLoader.text(value, type));
+          }
+        }
+        case TIMESTAMPTZ -> {
+          OffsetDateTime t = (OffsetDateTime) value; // UTC, as check() left it
+          if (fourDigitYear(t.getYear()) && !t.equals(OffsetDateTime.MAX)) {
+            date(t.getYear(), t.getMonthValue(), t.getDayOfMonth());
+            time(t.getHour(), t.getMinute(), t.getSecond(), t.getNano());
+            put((byte) '+');
+            put((byte) '0');
+            put((byte) '0');
+          } else {
+            ascii(CopyLoader.text(value, type));
+          }
+        }
+        case UUID -> uuid((UUID) value);
+        case BYTEA -> {
+          byte[] b = (byte[]) value;
+          ensure(3 + 2 * b.length);
+          if (escape == Escape.TEXT) {
+            bytes[size++] = '\\'; // the text format's escape for the backslash of \x
+          }
+          bytes[size++] = '\\';
+          bytes[size++] = 'x';
+          for (byte x : b) {
+            bytes[size++] = HEX[(x >> 4) & 0xF];
+            bytes[size++] = HEX[x & 0xF];
+          }
+        }
+        case FLOAT4, FLOAT8 -> ascii(value.toString());
+      }
+    }
+
+    /** CSV quotes a string only where it must: delimiters, quotes, line breaks, empty, \. */
+    private void csv(String s) {
+      boolean quote = s.isEmpty() || s.equals("\\.");
+      for (int i = 0; i < s.length() && !quote; i++) {
+        char c = s.charAt(i);
+        quote = c == ',' || c == '"' || c == '\n' || c == '\r';
+      }
+      if (quote) {
+        put((byte) '"');
+        utf8(s, Escape.CSV);
+        put((byte) '"');
+      } else {
+        utf8(s, Escape.NONE);
+      }
+    }
+
+    private static boolean fourDigitYear(int year) {
+      return year >= 1 && year <= 9999;
+    }
+
+    private void date(int year, int month, int day) {
+      ensure(10);
+      digits(year, 4);
+      bytes[size++] = '-';
+      digits(month, 2);
+      bytes[size++] = '-';
+      digits(day, 2);
+    }
+
+    private void time(int hour, int minute, int second, int nano) {
+      ensure(16);
+      bytes[size++] = ' ';
+      digits(hour, 2);
+      bytes[size++] = ':';
+      digits(minute, 2);
+      bytes[size++] = ':';
+      digits(second, 2);
+      int micros = nano / 1000;
+      if (micros != 0) {
+        bytes[size++] = '.';
+        digits(micros, 6);
+      }
+    }
+
+    /** {@code value} in exactly {@code width} digits, zero-padded (room already ensured). */
+    private void digits(int value, int width) {
+      for (int i = width - 1; i >= 0; i--) {
+        bytes[size + i] = (byte) ('0' + value % 10);
+        value /= 10;
+      }
+      size += width;
+    }
+
+    private void decimal(long value) {
+      if (value == Long.MIN_VALUE) {
+        ascii(Long.toString(value));
+        return;
+      }
+      ensure(20);
+      if (value < 0) {
+        bytes[size++] = '-';
+        value = -value;
+      }
+      int length = digitCount(value);
+      for (int i = length - 1; i >= 0; i--) {
+        bytes[size + i] = (byte) ('0' + value % 10);
+        value /= 10;
+      }
+      size += length;
+    }
+
+    private static int digitCount(long value) {
+      long power = 10;
+      for (int n = 1; n < 19; n++) {
+        if (value < power) {
+          return n;
+        }
+        power *= 10;
+      }
+      return 19;
+    }
+
+    /**
+     * A BigDecimal's unscaled value as a long, if it has at most {@code digits} digits:
+     * {@code scaleByPowerOfTen} keeps BigDecimal's compact long, {@code unscaledValue} would
+     * build a BigInteger.
+     */
+    private static long unscaled(BigDecimal d, int digits) {
+      return d.precision() <= digits ? d.scaleByPowerOfTen(d.scale()).longValue() : -1;
+    }
+
+    /** A BigDecimal's plain digits; from its long unscaled value where it has one. */
+    private void numericText(BigDecimal d) {
+      int scale = d.scale(); // >= 0: check() normalised it
+      if (d.precision() > 18) {
+        ascii(d.toPlainString());
+        return;
+      }
+      long u = unscaled(d, 18);
+      ensure(scale + 22);
+      if (u < 0) {
+        bytes[size++] = '-';
+        u = -u;
+      }
+      int digits = Math.max(digitCount(u), scale + 1); // a digit before the point at least
+      int length = digits + (scale > 0 ? 1 : 0);
+      int at = size + length;
+      for (int i = 0; i < digits; i++) {
+        if (i == scale && scale > 0) {
+          bytes[--at] = '.';
+        }
+        bytes[--at] = (byte) ('0' + u % 10);
+        u /= 10;
+      }
+      size += length;
+    }
+
+    private void uuid(UUID u) {
+      ensure(36);
+      long high = u.getMostSignificantBits();
+      long low = u.getLeastSignificantBits();
+      hex(high >>> 32, 8);
+      bytes[size++] = '-';
+      hex(high >>> 16, 4);
+      bytes[size++] = '-';
+      hex(high, 4);
+      bytes[size++] = '-';
+      hex(low >>> 48, 4);
+      bytes[size++] = '-';
+      hex(low, 12);
+    }
+
+    private void hex(long value, int digits) {
+      for (int i = digits - 1; i >= 0; i--) {
+        bytes[size + i] = HEX[(int) (value & 0xF)];
+        value >>>= 4;
+      }
+      size += digits;
+    }
+
+    private void ascii(String s) {
+      utf8(s, Escape.NONE);
+    }
+
+    /** UTF-8 of {@code s} (checked: no NUL, no unpaired surrogates), escaped for the format. */
+    private void utf8(String s, Escape escape) {
+      int n = s.length();
+      ensure(3 * n); // a char is at most 3 bytes, an escape 2, a surrogate pair 4 for 2 chars
+      byte[] b = bytes;
+      int at = size;
+      boolean firstRow = rows == 0;
+      for (int i = 0; i < n; i++) {
+        char c = s.charAt(i);
+        if (c < 0x80) {
+          if (escape == Escape.TEXT && (c == '\\' || c == '\n' || c == '\r' || c == '\t')) {
+            b[at++] = '\\';
+            b[at++] = (byte) (c == '\\' ? '\\' : c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+            continue;
+          }
+          if (escape == Escape.CSV) {
+            if (c == '"') {
+              b[at++] = '"';
+            } else if (c == (firstRow ? '\r' : '\n')) {
+              // PostgreSQL counts this one as a line (before it has seen the first row's
+              // end it counts CR, after it LF)
+              extraLines++;
+            }
+          }
+          b[at++] = (byte) c;
+        } else if (c < 0x800) {
+          b[at++] = (byte) (0xC0 | (c >> 6));
+          b[at++] = (byte) (0x80 | (c & 0x3F));
+        } else if (Character.isHighSurrogate(c)) {
+          int cp = Character.toCodePoint(c, s.charAt(++i));
+          b[at++] = (byte) (0xF0 | (cp >> 18));
+          b[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+          b[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+          b[at++] = (byte) (0x80 | (cp & 0x3F));
+        } else {
+          b[at++] = (byte) (0xE0 | (c >> 12));
+          b[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+          b[at++] = (byte) (0x80 | (c & 0x3F));
+        }
+      }
+      size = at;
+    }
+
+    // ---- binary: each value's send form, after its length ----
+
     private void binary(Object value, PgType type) {
       if (value == null) {
         putInt(-1);
         return;
       }
       switch (type) {
-        case TEXT, VARCHAR -> lengthPrefixed(() -> utf8((String) value, Escape.NONE));
-        case JSONB -> lengthPrefixed(() -> {
+        case TEXT, VARCHAR -> {
+          int at = startLength();
+          utf8((String) value, Escape.NONE);
+          endLength(at);
+        }
+        case JSONB -> {
+          int at = startLength();
           put((byte) 1); // jsonb binary format version
           utf8((String) value, Escape.NONE);
-        });
+          endLength(at);
+        }
         case INT2 -> {
           putInt(2);
           putShort((Short) value);
@@ -600,14 +954,16 @@ public final class CopyLoader {
               ? Integer.MAX_VALUE : Math.toIntExact(d.toEpochDay() - PG_EPOCH_DAY));
         }
         case TIMESTAMP -> {
+          LocalDateTime t = (LocalDateTime) value;
           putInt(8);
-          putLong(micros((LocalDateTime) value));
+          putLong(t.equals(LocalDateTime.MIN) ? Long.MIN_VALUE : t.equals(LocalDateTime.MAX)
+              ? Long.MAX_VALUE : micros(t.toEpochSecond(ZoneOffset.UTC), t.getNano()));
         }
         case TIMESTAMPTZ -> {
           OffsetDateTime t = (OffsetDateTime) value;
           putInt(8);
           putLong(t.equals(OffsetDateTime.MIN) ? Long.MIN_VALUE : t.equals(OffsetDateTime.MAX)
-              ? Long.MAX_VALUE : micros(t.toLocalDateTime()));
+              ? Long.MAX_VALUE : micros(t.toEpochSecond(), t.getNano()));
         }
         case UUID -> {
           UUID u = (UUID) value;
@@ -620,20 +976,25 @@ public final class CopyLoader {
           putInt(b.length);
           put(b, 0, b.length);
         }
-        case NUMERIC -> numeric((BigDecimal) value);
+        case NUMERIC -> {
+          if (value instanceof BigDecimal d) {
+            numericBinary(d);
+          } else {
+            double x = (Double) value; // not finite: check() let nothing else through
+            putInt(8);
+            putShort(0);
+            putShort(0);
+            putShort(Double.isNaN(x) ? NUMERIC_NAN : x > 0 ? NUMERIC_PINF : NUMERIC_NINF);
+            putShort(0);
+          }
+        }
       }
     }
 
-    /** Microseconds since 2000-01-01 00:00, PostgreSQL's timestamp; MIN/MAX are -/+infinity. */
-    private static long micros(LocalDateTime t) {
-      if (t.equals(LocalDateTime.MIN)) {
-        return Long.MIN_VALUE;
-      }
-      if (t.equals(LocalDateTime.MAX)) {
-        return Long.MAX_VALUE;
-      }
-      long seconds = t.toEpochSecond(ZoneOffset.UTC) - PG_EPOCH_SECOND;
-      return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), t.getNano() / 1000);
+    /** Microseconds since 2000-01-01 00:00 UTC, PostgreSQL's timestamp. */
+    private static long micros(long epochSecond, int nano) {
+      return Math.addExact(Math.multiplyExact(epochSecond - PG_EPOCH_SECOND, 1_000_000L),
+          nano / 1000);
     }
 
     /**
@@ -641,8 +1002,42 @@ public final class CopyLoader {
      * 10,000), sign, display scale, then the base-10,000 digits, leading and trailing zero
      * digits stripped. 12345.678 is digits [1, 2345, 6780], weight 1, scale 3.
      */
-    private void numeric(BigDecimal value) {
+    private void numericBinary(BigDecimal value) {
       int scale = value.scale(); // >= 0: check() normalised it
+      if (value.precision() > 15) {
+        numericBinaryFromDigits(value);
+        return;
+      }
+      // the unscaled long, its fraction padded to whole groups of 4 digits (< 10^18)
+      long u = Math.abs(unscaled(value, 15));
+      int pad = (4 - scale % 4) % 4;
+      for (int i = 0; i < pad; i++) {
+        u *= 10;
+      }
+      int fractionGroups = (scale + pad) / 4;
+      int n = 0;
+      while (u != 0) {
+        groups[n++] = (int) (u % 10_000);
+        u /= 10_000;
+      }
+      int low = 0; // groups[i] weighs 10,000^(i - fractionGroups); the top one is not zero
+      while (low < n && groups[low] == 0) {
+        low++;
+      }
+      int ndigits = n - low;
+      putInt(8 + 2 * ndigits);
+      putShort(ndigits);
+      putShort(ndigits == 0 ? 0 : n - 1 - fractionGroups);
+      putShort(value.signum() < 0 ? NUMERIC_NEG : NUMERIC_POS);
+      putShort(scale);
+      for (int g = n - 1; g >= low; g--) {
+        putShort(groups[g]);
+      }
+    }
+
+    /** The same, for a numeric too long for a long: through its decimal digits. */
+    private void numericBinaryFromDigits(BigDecimal value) {
+      int scale = value.scale();
       String digits = value.unscaledValue().abs().toString();
       int intLength = digits.length() - scale;
       String intPart = intLength > 0 ? digits.substring(0, intLength) : "";
@@ -652,14 +1047,14 @@ public final class CopyLoader {
       int fracGroups = (fracPart.length() + 3) / 4;
       String all = "0".repeat(intGroups * 4 - intPart.length()) + intPart + fracPart
           + "0".repeat(fracGroups * 4 - fracPart.length());
-      int groups = intGroups + fracGroups;
+      int count = intGroups + fracGroups;
       int first = 0;
       int weight = intGroups - 1;
-      while (first < groups && group(all, first) == 0) {
+      while (first < count && group(all, first) == 0) {
         first++;
         weight--;
       }
-      int last = groups;
+      int last = count;
       while (last > first && group(all, last - 1) == 0) {
         last--;
       }
@@ -667,7 +1062,7 @@ public final class CopyLoader {
       putInt(8 + 2 * ndigits);
       putShort(ndigits);
       putShort(ndigits == 0 ? 0 : weight);
-      putShort(value.signum() < 0 ? 0x4000 : 0x0000);
+      putShort(value.signum() < 0 ? NUMERIC_NEG : NUMERIC_POS);
       putShort(scale);
       for (int g = first; g < last; g++) {
         putShort(group(all, g));
@@ -678,72 +1073,19 @@ public final class CopyLoader {
       return Integer.parseInt(digits, index * 4, index * 4 + 4, 10);
     }
 
-    private void lengthPrefixed(Runnable payload) {
+    /** Room for a value's length, filled in by {@link #endLength(int)}. */
+    private int startLength() {
       int at = size;
       putInt(0);
-      payload.run();
+      return at;
+    }
+
+    private void endLength(int at) {
       int length = size - at - 4;
       bytes[at] = (byte) (length >>> 24);
       bytes[at + 1] = (byte) (length >>> 16);
       bytes[at + 2] = (byte) (length >>> 8);
       bytes[at + 3] = (byte) length;
-    }
-
-    private enum Escape { NONE, TEXT, CSV }
-
-    /** UTF-8 of {@code s} (checked: no NUL, no unpaired surrogates), escaped for the format. */
-    private void utf8(String s, Escape escape) {
-      boolean firstRow = rows == 0;
-      for (int i = 0; i < s.length(); i++) {
-        char c = s.charAt(i);
-        if (c < 0x80) {
-          if (escape == Escape.TEXT) {
-            switch (c) {
-              case '\\' -> {
-                put((byte) '\\');
-                put((byte) '\\');
-              }
-              case '\n' -> {
-                put((byte) '\\');
-                put((byte) 'n');
-              }
-              case '\r' -> {
-                put((byte) '\\');
-                put((byte) 'r');
-              }
-              case '\t' -> {
-                put((byte) '\\');
-                put((byte) 't');
-              }
-              default -> put((byte) c);
-            }
-          } else if (escape == Escape.CSV) {
-            if (c == '"') {
-              put((byte) '"');
-            } else if (c == (firstRow ? '\r' : '\n')) {
-              // PostgreSQL counts this one as a line (before it has seen the first row's
-              // end it counts CR, after it LF)
-              extraLines++;
-            }
-            put((byte) c);
-          } else {
-            put((byte) c);
-          }
-        } else if (c < 0x800) {
-          put((byte) (0xC0 | (c >> 6)));
-          put((byte) (0x80 | (c & 0x3F)));
-        } else if (Character.isHighSurrogate(c)) {
-          int cp = Character.toCodePoint(c, s.charAt(++i));
-          put((byte) (0xF0 | (cp >> 18)));
-          put((byte) (0x80 | ((cp >> 12) & 0x3F)));
-          put((byte) (0x80 | ((cp >> 6) & 0x3F)));
-          put((byte) (0x80 | (cp & 0x3F)));
-        } else {
-          put((byte) (0xE0 | (c >> 12)));
-          put((byte) (0x80 | ((c >> 6) & 0x3F)));
-          put((byte) (0x80 | (c & 0x3F)));
-        }
-      }
     }
 
     private void ensure(int more) {
@@ -780,39 +1122,6 @@ public final class CopyLoader {
     private void putLong(long v) {
       putInt((int) (v >>> 32));
       putInt((int) v);
-    }
-  }
-
-  /** The row's values checked and in the form they are sent, or an exception naming the row. */
-  private Object[] checkRow(Object[] row, long index) {
-    if (row == null) {
-      throw new IllegalArgumentException("row index " + index + " is null");
-    }
-    if (row.length != columnNames.size()) {
-      throw new IllegalArgumentException("row index " + index + " has " + row.length
-          + " values; expected " + columnNames.size() + " " + columnList());
-    }
-    Object[] checked = new Object[row.length];
-    for (int i = 0; i < row.length; i++) {
-      checked[i] = check(row[i], columnTypes.get(i), index, columnNames.get(i));
-    }
-    return checked;
-  }
-
-  /** Rolls back what this load did and restores autocommit; never hides {@code failure}. */
-  private static void undo(Connection connection, boolean autoCommit, Savepoint savepoint,
-      Throwable failure) {
-    try {
-      if (savepoint == null) {
-        connection.rollback();
-      } else {
-        connection.rollback(savepoint);
-      }
-      if (autoCommit) {
-        connection.setAutoCommit(true);
-      }
-    } catch (SQLException | RuntimeException e) {
-      failure.addSuppressed(e);
     }
   }
 
@@ -861,8 +1170,9 @@ public final class CopyLoader {
 
   /**
    * {@code value} as the one Java type this helper sends for {@code type} (Short, Integer,
-   * Long, BigDecimal with scale >= 0, Float, Double, Boolean, String, LocalDate,
-   * LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row and column.
+   * Long, BigDecimal with scale >= 0 or a non-finite Double, Float, Double, Boolean, String,
+   * LocalDate, LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row
+   * and column.
    */
   private static Object check(Object value, PgType type, long row, String column) {
     if (value == null) {
@@ -881,12 +1191,18 @@ public final class CopyLoader {
         }
       }
       case INT4 -> {
-        if (value instanceof Integer || value instanceof Short) {
-          return ((Number) value).intValue();
+        if (value instanceof Integer) {
+          return value;
+        }
+        if (value instanceof Short s) {
+          return (int) s;
         }
       }
       case INT8 -> {
-        if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+        if (value instanceof Long) {
+          return value;
+        }
+        if (value instanceof Integer || value instanceof Short) {
           return ((Number) value).longValue();
         }
       }
@@ -897,6 +1213,10 @@ public final class CopyLoader {
                 ? BigDecimal.valueOf(((Number) value).longValue()) : null;
         if (d != null) {
           return checkNumeric(d, row, column);
+        }
+        // numeric's NaN and (from PostgreSQL 14) infinities; a finite double is not exact
+        if (value instanceof Double x && !Double.isFinite(x)) {
+          return value;
         }
       }
       case FLOAT4 -> {
@@ -930,6 +1250,10 @@ public final class CopyLoader {
         }
       }
       case TIMESTAMPTZ -> {
+        if (value instanceof OffsetDateTime o && o.getOffset().equals(ZoneOffset.UTC)
+            && o.getNano() % 1000 == 0 && o.getYear() >= 1 && o.getYear() <= 294_275) {
+          return o; // the common case, already as sent: no conversion
+        }
         if (value.equals(OffsetDateTime.MIN) || value.equals(OffsetDateTime.MAX)) {
           return value;
         }
@@ -969,7 +1293,8 @@ public final class CopyLoader {
       case INT2 -> "Short";
       case INT4 -> "Integer or Short";
       case INT8 -> "Long, Integer or Short";
-      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short";
+      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short (or Double NaN, Infinity or"
+          + " -Infinity)";
       case FLOAT4 -> "Float";
       case FLOAT8 -> "Double";
       case BOOL -> "Boolean";
@@ -984,6 +1309,9 @@ public final class CopyLoader {
   private static void checkText(String s, PgType type, long row, String column) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (c != '\0' && c < Character.MIN_SURROGATE) {
+        continue; // the common case
+      }
       if (c == '\0') {
         throw bad(row, column, type, "contains a NUL character (\\u0000) at index " + i
             + "; PostgreSQL cannot store NUL in text");
@@ -1017,6 +1345,9 @@ public final class CopyLoader {
 
   private static LocalDateTime checkTimestamp(LocalDateTime t, long row, String column,
       PgType type) {
+    if (t.getNano() % 1000 == 0 && t.getYear() >= 1 && t.getYear() <= 294_275) {
+      return t; // the common case: in range, whole microseconds
+    }
     if (t.equals(LocalDateTime.MIN) || t.equals(LocalDateTime.MAX)) {
       return t;
     }
@@ -1045,7 +1376,8 @@ public final class CopyLoader {
         yield t.equals(OffsetDateTime.MIN) ? "-infinity" : t.equals(OffsetDateTime.MAX)
             ? "infinity" : timestampText(t.toLocalDateTime(), true);
       }
-      case NUMERIC -> ((BigDecimal) value).toPlainString();
+      // a BigDecimal, or a Double spelt NaN, Infinity or -Infinity as numeric reads them
+      case NUMERIC -> value instanceof BigDecimal d ? d.toPlainString() : value.toString();
       case BYTEA -> hex((byte[]) value);
       default -> value.toString();
     };
@@ -1111,5 +1443,46 @@ public final class CopyLoader {
       out.append('0');
     }
     return out.append(digits);
+  }
+
+  // ---- where a server error is: COPY's error context names the line and the column ----
+
+  /** What COPY's error context says: the 1-based line, and the column if it names one. */
+  private record CopyErrorAt(long line, String column) {}
+
+  private static final Pattern COPY_LINE = Pattern.compile("line (\\d+)");
+
+  /**
+   * The line and column of "COPY t, line N, column c: ..." in the server's error context, or
+   * null. The context is a stack, innermost first ("JSON data, line 1: ..." may come before
+   * it), and PostgreSQL prints the names raw, so they may hold anything: the relation is read
+   * past, not through, and a column matches only whole ({@code price} is not
+   * {@code price: note}), followed by nothing, its quoted value or "null input".
+   */
+  private static CopyErrorAt copyErrorAt(SQLException e, String relation, List<String> columns) {
+    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+    String where = server == null || server.getWhere() == null ? "" : server.getWhere();
+    String prefix = "COPY " + relation + ", ";
+    for (String context : where.split("\n")) {
+      if (!context.startsWith(prefix)) {
+        continue;
+      }
+      Matcher line = COPY_LINE.matcher(context);
+      if (!line.region(prefix.length(), context.length()).lookingAt()) {
+        return null;
+      }
+      String rest = context.substring(line.end());
+      String named = null;
+      for (String name : columns) {
+        String at = ", column " + name;
+        boolean whole = rest.equals(at) || rest.equals(at + ": null input")
+            || rest.startsWith(at + ": \"") && rest.endsWith("\"");
+        if (whole && (named == null || name.length() > named.length())) {
+          named = name;
+        }
+      }
+      return new CopyErrorAt(Long.parseLong(line.group(1)), named);
+    }
+    return null;
   }
 }

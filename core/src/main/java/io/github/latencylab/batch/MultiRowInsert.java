@@ -1,11 +1,14 @@
 package io.github.latencylab.batch;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Savepoint;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -19,7 +22,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.postgresql.PGConnection;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Inserts rows with multi-row {@code INSERT ... VALUES (?, ...), (?, ...), ...} statements,
@@ -42,24 +50,28 @@ import java.util.stream.Stream;
  * refuses more ("PreparedStatement can have at most 65,535 parameters"), and older drivers
  * wrapped the count ("bind message supplies 4464 parameters, but prepared statement requires
  * 70000"). So a statement carries at most floor(65,535 / columns) rows: 32,767 rows of 2
- * columns, 4,369 rows of 15. {@link #maxRowsPerStatement(int)} can lower that; the default
- * cap is {@value #DEFAULT_MAX_ROWS_PER_STATEMENT} rows, past which bigger statements save
- * little and cost planning time and memory on both sides.
+ * columns, 4,369 rows of 15. {@link #rowsPerStatement(int)} sets how many (default
+ * {@value #DEFAULT_ROWS_PER_STATEMENT}, past which bigger statements save little and cost
+ * planning time and memory on both sides), never more than that limit.
  *
- * <p><b>Round trips</b>: one per statement, ceil(rows / {@link #rowsPerStatement()}), plus the
- * commit: 10,000 rows of 2 columns are 10 + 1. The rows of one statement are held in memory
- * until it is sent; the input is otherwise streamed.
+ * <p><b>Round trips</b>: one per statement, ceil(rows / {@link #rowsPerStatement()}), and
+ * nothing more: 10,000 rows of 2 columns are 10. The transaction control rides with the
+ * statements (see below). The rows of one statement are held in memory until it is sent; the
+ * input is otherwise streamed.
  *
- * <p><b>Transactions</b>: on a connection in autocommit mode all statements run in one
- * transaction, committed at the end; on a connection already in a transaction the load runs
- * inside a savepoint and nothing is committed. After a failure the table is as it was, the
- * connection is usable and its autocommit setting is restored.
+ * <p><b>Transactions</b>: all-or-nothing. On a connection in autocommit mode one statement is
+ * atomic by itself; several run in one transaction whose BEGIN rides with the first and whose
+ * COMMIT rides with the last. On a connection already in a transaction the load runs inside a
+ * savepoint (set with the first statement, released with the last) and nothing is committed.
+ * After a failure the table is as it was, the connection is usable and its autocommit setting
+ * is as it was.
  *
  * <p><b>Errors</b>: a value the column type cannot take throws {@link IllegalArgumentException}
  * naming the 0-based row index and the column, before its statement is sent. A statement
- * PostgreSQL rejects throws {@link SQLException} naming the rows of that statement (PostgreSQL
- * does not say which of them failed; for a duplicate key its detail names the key), with the
- * server's message and SQLState.
+ * PostgreSQL rejects throws {@link SQLException} with the server's message and SQLState,
+ * naming the row index and, for a value, the column: PostgreSQL does not say which row of a
+ * statement failed, so the helper replays that statement's rows through COPY, whose errors
+ * do, and rolls the replay back (a few round trips, only on failure).
  *
  * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
  * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
@@ -70,8 +82,8 @@ public final class MultiRowInsert {
   /** At most this many bind parameters per statement: the Bind message counts them in 16 bits. */
   public static final int MAX_PARAMETERS = 65_535;
 
-  /** Rows per statement unless {@link #maxRowsPerStatement(int)} says otherwise. */
-  public static final int DEFAULT_MAX_ROWS_PER_STATEMENT = 1_000;
+  /** Rows per statement unless {@link #rowsPerStatement(int)} says otherwise. */
+  public static final int DEFAULT_ROWS_PER_STATEMENT = 1_000;
 
   /**
    * The column types this helper can bind, and the Java values each takes ({@code null} is
@@ -83,7 +95,9 @@ public final class MultiRowInsert {
    *   <li>INT2: {@link Short}; INT4: {@link Integer} or {@link Short}; INT8: {@link Long},
    *       {@link Integer} or {@link Short};
    *   <li>NUMERIC: {@link BigDecimal} (at most 131,072 digits before the point and 16,383
-   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short};
+   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short}; and
+   *       {@code Double.NaN}, {@code POSITIVE_INFINITY} or {@code NEGATIVE_INFINITY} for
+   *       numeric's NaN and (PostgreSQL 14 and later) infinities;
    *   <li>FLOAT4: {@link Float}; FLOAT8: {@link Double} (NaN and infinities included);
    *   <li>BOOL: {@link Boolean};
    *   <li>DATE: {@link LocalDate} from 4714-11-24 BC to 5874897-12-31;
@@ -108,26 +122,26 @@ public final class MultiRowInsert {
   private final List<String> tableName;
   private final List<String> columnNames;
   private final List<PgType> columnTypes;
-  private final int maxRowsPerStatement;
+  private final int rowsPerStatement;
 
   private MultiRowInsert(List<String> tableName, List<String> columnNames,
-      List<PgType> columnTypes, int maxRowsPerStatement) {
+      List<PgType> columnTypes, int rowsPerStatement) {
     this.tableName = tableName;
     this.columnNames = columnNames;
     this.columnTypes = columnTypes;
-    this.maxRowsPerStatement = maxRowsPerStatement;
+    this.rowsPerStatement = rowsPerStatement;
   }
 
   /** Inserts into {@code table}, found on the search path; the name is quoted, never parsed. */
   public static MultiRowInsert into(String table) {
     return new MultiRowInsert(List.of(identifier(table)), List.of(), List.of(),
-        DEFAULT_MAX_ROWS_PER_STATEMENT);
+        DEFAULT_ROWS_PER_STATEMENT);
   }
 
   /** Inserts into {@code schema.table}; both names are quoted as given. */
   public static MultiRowInsert into(String schema, String table) {
     return new MultiRowInsert(List.of(identifier(schema), identifier(table)), List.of(),
-        List.of(), DEFAULT_MAX_ROWS_PER_STATEMENT);
+        List.of(), DEFAULT_ROWS_PER_STATEMENT);
   }
 
   /** Adds a column; each row holds its values in the order the columns were added. */
@@ -136,7 +150,7 @@ public final class MultiRowInsert {
     if (columnNames.contains(identifier(name))) {
       throw new IllegalArgumentException("column \"" + name + "\" is listed twice");
     }
-    if ((columnNames.size() + 1) > MAX_PARAMETERS) {
+    if (columnNames.size() + 1 > MAX_PARAMETERS) {
       throw new IllegalArgumentException("more columns than bind parameters in a statement");
     }
     List<String> names = new ArrayList<>(columnNames);
@@ -144,24 +158,23 @@ public final class MultiRowInsert {
     List<PgType> types = new ArrayList<>(columnTypes);
     types.add(type);
     return new MultiRowInsert(tableName, List.copyOf(names), List.copyOf(types),
-        maxRowsPerStatement);
+        rowsPerStatement);
   }
 
   /**
-   * At most {@code rows} rows per statement (default
-   * {@value #DEFAULT_MAX_ROWS_PER_STATEMENT}); never more than 65,535 / columns.
+   * Rows per statement (default {@value #DEFAULT_ROWS_PER_STATEMENT}); a statement never
+   * carries more than 65,535 / columns, whatever is set here.
    */
-  public MultiRowInsert maxRowsPerStatement(int rows) {
+  public MultiRowInsert rowsPerStatement(int rows) {
     if (rows < 1) {
-      throw new IllegalArgumentException("rows per statement must be at least 1, got " + rows);
+      throw new IllegalArgumentException("rowsPerStatement must be at least 1, got " + rows);
     }
     return new MultiRowInsert(tableName, columnNames, columnTypes, rows);
   }
 
-  /** Rows per statement: the cap, and no more than the 65,535 bind parameters allow. */
+  /** Rows per statement: as set, and no more than the 65,535 bind parameters allow. */
   public int rowsPerStatement() {
-    requireColumns();
-    return Math.min(maxRowsPerStatement, MAX_PARAMETERS / columnNames.size());
+    return Math.min(rowsPerStatement, MAX_PARAMETERS / Math.max(1, columnNames.size()));
   }
 
   /** The INSERT for {@code rows} rows, for logs and tests. */
@@ -194,65 +207,61 @@ public final class MultiRowInsert {
    * at a time, so the rows can be streamed.
    */
   public long load(Connection connection, Iterator<? extends Object[]> rows) throws SQLException {
+    requireColumns();
     int perStatement = rowsPerStatement();
-    boolean autoCommit = connection.getAutoCommit();
-    Savepoint savepoint = autoCommit ? null : connection.setSavepoint();
-    if (autoCommit) {
-      connection.setAutoCommit(false);
-    }
-    PreparedStatement full = null; // the statement of perStatement rows, prepared once
+    String full = null; // the statement of perStatement rows, prepared once
+    PreparedStatement fullStatement = null;
+    AllOrNothing transaction = new AllOrNothing(connection);
+    List<Object[]> pending = new ArrayList<>();
     long row = 0;
+    boolean first = true;
     try {
-      List<Object[]> pending = new ArrayList<>();
       while (rows.hasNext()) {
         pending.add(checkRow(rows.next(), row));
         row++;
-        if (pending.size() == perStatement || !rows.hasNext()) {
-          if (pending.size() == perStatement) {
-            if (full == null) {
-              full = connection.prepareStatement(sql(perStatement));
+        boolean last = !rows.hasNext();
+        if (pending.size() == perStatement || last) {
+          boolean isFull = pending.size() == perStatement;
+          if (isFull && full == null) {
+            full = sql(perStatement);
+          }
+          String plain = isFull ? full : sql(pending.size());
+          String statement = transaction.sql(plain, first, last);
+          if (isFull && statement.equals(plain)) {
+            if (fullStatement == null) {
+              fullStatement = connection.prepareStatement(full);
             }
-            execute(full, pending, row - pending.size());
+            execute(fullStatement, pending);
           } else {
-            try (PreparedStatement rest = connection.prepareStatement(sql(pending.size()))) {
-              execute(rest, pending, row - pending.size());
+            try (PreparedStatement once = connection.prepareStatement(statement)) {
+              execute(once, pending);
             }
           }
+          first = false;
           pending.clear();
         }
       }
-      if (full != null) {
-        full.close();
+      if (fullStatement != null) {
+        fullStatement.close();
       }
-      if (autoCommit) {
-        connection.commit();
-      } else {
-        connection.releaseSavepoint(savepoint);
-      }
+      transaction.done();
     } catch (SQLException | RuntimeException | Error e) {
-      closeQuietly(full, e);
-      undo(connection, autoCommit, savepoint, e);
+      closeQuietly(fullStatement, e);
+      transaction.undo(e);
+      if (e instanceof SQLException s && !pending.isEmpty()) {
+        throw refused(connection, s, pending, row - pending.size(), "statement");
+      }
       throw e;
-    }
-    if (autoCommit) {
-      connection.setAutoCommit(true);
     }
     return row;
   }
 
-  private void execute(PreparedStatement insert, List<Object[]> rows, long firstRow)
-      throws SQLException {
+  private void execute(PreparedStatement insert, List<Object[]> rows) throws SQLException {
     int columns = columnNames.size();
     for (int r = 0; r < rows.size(); r++) {
       bind(insert, r * columns + 1, rows.get(r));
     }
-    try {
-      insert.executeUpdate();
-    } catch (SQLException e) {
-      throw new SQLException("MultiRowInsert into " + qualifiedTable() + " failed in the"
-          + " statement of row index " + firstRow + " to " + (firstRow + rows.size() - 1)
-          + " (PostgreSQL does not say which row): " + e.getMessage(), e.getSQLState(), e);
-    }
+    insert.execute();
   }
 
   private static void closeQuietly(PreparedStatement statement, Throwable failure) {
@@ -295,13 +304,13 @@ public final class MultiRowInsert {
         case INT2 -> insert.setShort(p, (Short) value);
         case INT4 -> insert.setInt(p, (Integer) value);
         case INT8 -> insert.setLong(p, (Long) value);
-        case NUMERIC -> insert.setBigDecimal(p, (BigDecimal) value);
         case FLOAT4 -> insert.setFloat(p, (Float) value);
         case FLOAT8 -> insert.setDouble(p, (Double) value);
         case BOOL -> insert.setBoolean(p, (Boolean) value);
         case BYTEA -> insert.setBytes(p, (byte[]) value);
         // the rest as text that the ::type cast parses: pgjdbc would turn dates before
-        // 4713 BC into -infinity, and one bind type per column keeps one prepared statement
+        // 4713 BC into -infinity, BigDecimal cannot hold numeric's NaN, and one bind type per
+        // column keeps one prepared statement
         default -> insert.setString(p, text(value, type));
       }
     }
@@ -312,30 +321,12 @@ public final class MultiRowInsert {
       case INT2 -> Types.SMALLINT;
       case INT4 -> Types.INTEGER;
       case INT8 -> Types.BIGINT;
-      case NUMERIC -> Types.NUMERIC;
       case FLOAT4 -> Types.REAL;
       case FLOAT8 -> Types.DOUBLE;
       case BOOL -> Types.BOOLEAN;
       case BYTEA -> Types.BINARY;
       default -> Types.VARCHAR;
     };
-  }
-
-  /** Rolls back what this load did and restores autocommit; never hides {@code failure}. */
-  private static void undo(Connection connection, boolean autoCommit, Savepoint savepoint,
-      Throwable failure) {
-    try {
-      if (savepoint == null) {
-        connection.rollback();
-      } else {
-        connection.rollback(savepoint);
-      }
-      if (autoCommit) {
-        connection.setAutoCommit(true);
-      }
-    } catch (SQLException | RuntimeException e) {
-      failure.addSuppressed(e);
-    }
   }
 
   private void requireColumns() {
@@ -354,6 +345,160 @@ public final class MultiRowInsert {
     StringJoiner list = new StringJoiner(", ", "(", ")");
     columnNames.forEach(c -> list.add(quote(c)));
     return list.toString();
+  }
+
+  // ---- transaction control rides with the statements: one round trip per statement ----
+
+  /**
+   * Makes a load of one or more statements all-or-nothing without a round trip of its own.
+   * On an autocommit connection one statement is atomic by itself; for more, BEGIN rides with
+   * the first (pgjdbc sends it in the same message flow) and COMMIT with the last. In the
+   * caller's transaction a SAVEPOINT rides with the first and its RELEASE with the last, so a
+   * failure undoes the load alone. pgjdbc learns that a transaction ended from the server's
+   * ReadyForQuery, so it knows the COMMIT it did not send.
+   */
+  private static final class AllOrNothing {
+    private static final String SAVEPOINT = "batch_load";
+
+    private final Connection connection;
+    private final boolean autoCommit;
+    private boolean started;
+
+    AllOrNothing(Connection connection) throws SQLException {
+      this.connection = connection;
+      this.autoCommit = connection.getAutoCommit();
+    }
+
+    /** {@code statement} with the transaction control that rides along with it. */
+    String sql(String statement, boolean first, boolean last) throws SQLException {
+      if (first) {
+        started = true;
+        if (autoCommit && !last) {
+          connection.setAutoCommit(false);
+        }
+      }
+      String before = first && !autoCommit ? "SAVEPOINT " + SAVEPOINT + "; " : "";
+      String after = !last || autoCommit && first ? ""
+          : autoCommit ? "; COMMIT" : "; RELEASE SAVEPOINT " + SAVEPOINT;
+      return before + statement + after;
+    }
+
+    /** After the last statement: autocommit as it was (its COMMIT has been sent already). */
+    void done() throws SQLException {
+      connection.setAutoCommit(autoCommit);
+    }
+
+    /** Undoes what the load did and restores autocommit; never hides {@code failure}. */
+    void undo(Throwable failure) {
+      if (!started) {
+        return;
+      }
+      try {
+        if (autoCommit) {
+          if (!connection.getAutoCommit()) {
+            connection.rollback();
+            connection.setAutoCommit(true);
+          }
+        } else {
+          try (Statement st = connection.createStatement()) {
+            st.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT + "; RELEASE SAVEPOINT " + SAVEPOINT);
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
+  // ---- finding the row and column of a statement PostgreSQL refused ----
+
+  /**
+   * A statement of many rows fails as a whole: PostgreSQL says what was wrong, not in which
+   * row or column. COPY's error context says both, so a value or constraint the server refused
+   * (SQLState class 22 or 23; never a broken connection or a timeout) is found by replaying
+   * the statement's rows through COPY, in text format, inside a transaction or savepoint that
+   * is always rolled back: the table stays as it was, and the few round trips this costs come
+   * only with a failure. Call it after the load is undone. If the replay does not fail the
+   * same way (the failure involved rows of an earlier statement of the load, say), the
+   * exception names the statement's rows.
+   */
+  private SQLException refused(Connection connection, SQLException failure, List<Object[]> rows,
+      long firstRow, String unit) {
+    PSQLException server = serverError(failure);
+    SQLException reported = server != null ? server : failure;
+    String state = reported.getSQLState();
+    boolean replayable = server != null && state != null
+        && (state.startsWith("22") || state.startsWith("23"));
+    CopyErrorAt at = replayable ? replay(connection, server, rows) : null;
+    String where;
+    if (at != null && at.line() >= 1 && at.line() <= rows.size()) {
+      where = "at row index " + (firstRow + at.line() - 1)
+          + (at.column() == null ? "" : ", column \"" + at.column() + "\"");
+    } else if (rows.size() == 1) {
+      where = "at row index " + firstRow;
+    } else {
+      where = "in the " + unit + " of row index " + firstRow + " to "
+          + (firstRow + rows.size() - 1) + (replayable ? " (replayed alone, these rows did not"
+          + " fail the same way: the failure involves rows sent before them)"
+          : " (PostgreSQL does not say which row)");
+    }
+    return new SQLException(getClass().getSimpleName() + " into " + qualifiedTable() + " failed "
+        + where + ": " + reported.getMessage(), state, failure);
+  }
+
+  private CopyErrorAt replay(Connection connection, PSQLException server, List<Object[]> rows) {
+    StringBuilder text = new StringBuilder();
+    for (Object[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        String value = row[i] == null ? null
+            : row[i] instanceof String s ? s : text(row[i], columnTypes.get(i));
+        text.append(i == 0 ? "" : "\t").append(value == null ? "\\N" : value
+            .replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+            .replace("\t", "\\t"));
+      }
+      text.append('\n');
+    }
+    String copy = "COPY " + qualifiedTable() + " " + columnList() + " FROM STDIN";
+    try (Statement st = connection.createStatement()) {
+      boolean autoCommit = connection.getAutoCommit();
+      if (autoCommit) {
+        connection.setAutoCommit(false);
+      } else {
+        st.execute("SAVEPOINT batch_replay");
+      }
+      try {
+        connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copy,
+            new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)));
+        return null; // it did not fail again
+      } catch (SQLException again) {
+        return server.getSQLState().equals(again.getSQLState())
+            ? copyErrorAt(again, tableName.get(tableName.size() - 1), columnNames) : null;
+      } finally {
+        if (autoCommit) {
+          connection.rollback();
+          connection.setAutoCommit(true);
+        } else {
+          st.execute("ROLLBACK TO SAVEPOINT batch_replay; RELEASE SAVEPOINT batch_replay");
+        }
+      }
+    } catch (SQLException | IOException | RuntimeException e) {
+      server.addSuppressed(e);
+      return null;
+    }
+  }
+
+  /** The first server error in {@code e}'s chain (a batch's is its next exception), or null. */
+  private static PSQLException serverError(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof PSQLException p && p.getServerErrorMessage() != null) {
+        return p;
+      }
+      if (t instanceof SQLException s && s.getNextException() instanceof PSQLException p
+          && p.getServerErrorMessage() != null) {
+        return p;
+      }
+    }
+    return null;
   }
 
   // ---- identifiers: always quoted, so no name can end the identifier and start SQL ----
@@ -383,8 +528,9 @@ public final class MultiRowInsert {
 
   /**
    * {@code value} as the one Java type this helper sends for {@code type} (Short, Integer,
-   * Long, BigDecimal with scale >= 0, Float, Double, Boolean, String, LocalDate,
-   * LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row and column.
+   * Long, BigDecimal with scale >= 0 or a non-finite Double, Float, Double, Boolean, String,
+   * LocalDate, LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row
+   * and column.
    */
   private static Object check(Object value, PgType type, long row, String column) {
     if (value == null) {
@@ -403,12 +549,18 @@ public final class MultiRowInsert {
         }
       }
       case INT4 -> {
-        if (value instanceof Integer || value instanceof Short) {
-          return ((Number) value).intValue();
+        if (value instanceof Integer) {
+          return value;
+        }
+        if (value instanceof Short s) {
+          return (int) s;
         }
       }
       case INT8 -> {
-        if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+        if (value instanceof Long) {
+          return value;
+        }
+        if (value instanceof Integer || value instanceof Short) {
           return ((Number) value).longValue();
         }
       }
@@ -419,6 +571,10 @@ public final class MultiRowInsert {
                 ? BigDecimal.valueOf(((Number) value).longValue()) : null;
         if (d != null) {
           return checkNumeric(d, row, column);
+        }
+        // numeric's NaN and (from PostgreSQL 14) infinities; a finite double is not exact
+        if (value instanceof Double x && !Double.isFinite(x)) {
+          return value;
         }
       }
       case FLOAT4 -> {
@@ -452,6 +608,10 @@ public final class MultiRowInsert {
         }
       }
       case TIMESTAMPTZ -> {
+        if (value instanceof OffsetDateTime o && o.getOffset().equals(ZoneOffset.UTC)
+            && o.getNano() % 1000 == 0 && o.getYear() >= 1 && o.getYear() <= 294_275) {
+          return o; // the common case, already as sent: no conversion
+        }
         if (value.equals(OffsetDateTime.MIN) || value.equals(OffsetDateTime.MAX)) {
           return value;
         }
@@ -491,7 +651,8 @@ public final class MultiRowInsert {
       case INT2 -> "Short";
       case INT4 -> "Integer or Short";
       case INT8 -> "Long, Integer or Short";
-      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short";
+      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short (or Double NaN, Infinity or"
+          + " -Infinity)";
       case FLOAT4 -> "Float";
       case FLOAT8 -> "Double";
       case BOOL -> "Boolean";
@@ -506,6 +667,9 @@ public final class MultiRowInsert {
   private static void checkText(String s, PgType type, long row, String column) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (c != '\0' && c < Character.MIN_SURROGATE) {
+        continue; // the common case
+      }
       if (c == '\0') {
         throw bad(row, column, type, "contains a NUL character (\\u0000) at index " + i
             + "; PostgreSQL cannot store NUL in text");
@@ -539,6 +703,9 @@ public final class MultiRowInsert {
 
   private static LocalDateTime checkTimestamp(LocalDateTime t, long row, String column,
       PgType type) {
+    if (t.getNano() % 1000 == 0 && t.getYear() >= 1 && t.getYear() <= 294_275) {
+      return t; // the common case: in range, whole microseconds
+    }
     if (t.equals(LocalDateTime.MIN) || t.equals(LocalDateTime.MAX)) {
       return t;
     }
@@ -567,7 +734,8 @@ public final class MultiRowInsert {
         yield t.equals(OffsetDateTime.MIN) ? "-infinity" : t.equals(OffsetDateTime.MAX)
             ? "infinity" : timestampText(t.toLocalDateTime(), true);
       }
-      case NUMERIC -> ((BigDecimal) value).toPlainString();
+      // a BigDecimal, or a Double spelt NaN, Infinity or -Infinity as numeric reads them
+      case NUMERIC -> value instanceof BigDecimal d ? d.toPlainString() : value.toString();
       case BYTEA -> hex((byte[]) value);
       default -> value.toString();
     };
@@ -633,5 +801,46 @@ public final class MultiRowInsert {
       out.append('0');
     }
     return out.append(digits);
+  }
+
+  // ---- where a server error is: COPY's error context names the line and the column ----
+
+  /** What COPY's error context says: the 1-based line, and the column if it names one. */
+  private record CopyErrorAt(long line, String column) {}
+
+  private static final Pattern COPY_LINE = Pattern.compile("line (\\d+)");
+
+  /**
+   * The line and column of "COPY t, line N, column c: ..." in the server's error context, or
+   * null. The context is a stack, innermost first ("JSON data, line 1: ..." may come before
+   * it), and PostgreSQL prints the names raw, so they may hold anything: the relation is read
+   * past, not through, and a column matches only whole ({@code price} is not
+   * {@code price: note}), followed by nothing, its quoted value or "null input".
+   */
+  private static CopyErrorAt copyErrorAt(SQLException e, String relation, List<String> columns) {
+    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+    String where = server == null || server.getWhere() == null ? "" : server.getWhere();
+    String prefix = "COPY " + relation + ", ";
+    for (String context : where.split("\n")) {
+      if (!context.startsWith(prefix)) {
+        continue;
+      }
+      Matcher line = COPY_LINE.matcher(context);
+      if (!line.region(prefix.length(), context.length()).lookingAt()) {
+        return null;
+      }
+      String rest = context.substring(line.end());
+      String named = null;
+      for (String name : columns) {
+        String at = ", column " + name;
+        boolean whole = rest.equals(at) || rest.equals(at + ": null input")
+            || rest.startsWith(at + ": \"") && rest.endsWith("\"");
+        if (whole && (named == null || name.length() > named.length())) {
+          named = name;
+        }
+      }
+      return new CopyErrorAt(Long.parseLong(line.group(1)), named);
+    }
+    return null;
   }
 }

@@ -1,12 +1,15 @@
 package io.github.latencylab.batch;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Savepoint;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -19,7 +22,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.postgresql.PGConnection;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Inserts rows with {@code INSERT INTO t (cols) SELECT * FROM unnest(?::type[], ...)}: one
@@ -34,26 +42,32 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p><b>When to use it</b>: thousands to millions of rows with one ordinary SQL statement per
- * chunk (it also works where COPY is not available, and the statement text never changes, so
- * pgjdbc keeps it prepared on the server). {@code CopyLoader} is faster for large loads.
+ * {@link #rowsPerStatement(int)} rows (it also works where COPY is not available, and the
+ * statement text never changes, so pgjdbc keeps it prepared on the server). {@code CopyLoader}
+ * is faster for large loads.
  *
  * <p><b>Limits</b>: the statement has one bind parameter per column, so the 65,535-parameter
- * limit of multi-row VALUES does not apply. A chunk is held in memory as arrays and sent as
- * one Bind message, which PostgreSQL caps at 1 GB: size {@link #rowsPerStatement(int)} to
- * your rows (default {@value #DEFAULT_ROWS_PER_STATEMENT}).
+ * limit of multi-row VALUES does not apply. A statement's rows are held in memory as arrays
+ * and sent as one Bind message, which PostgreSQL caps at 1 GB: size
+ * {@link #rowsPerStatement(int)} to your rows (default {@value #DEFAULT_ROWS_PER_STATEMENT}).
  *
- * <p><b>Round trips</b>: one per statement plus the commit: 10,000 rows are 1 + 1.
+ * <p><b>Round trips</b>: one per statement, ceil(rows / {@link #rowsPerStatement()}), and
+ * nothing more: 10,000 rows are 1. The transaction control rides with the statements (see
+ * below).
  *
- * <p><b>Transactions</b>: on a connection in autocommit mode all statements run in one
- * transaction, committed at the end; on a connection already in a transaction the load runs
- * inside a savepoint and nothing is committed. After a failure the table is as it was, the
- * connection is usable and its autocommit setting is restored.
+ * <p><b>Transactions</b>: all-or-nothing. On a connection in autocommit mode one statement is
+ * atomic by itself; several run in one transaction whose BEGIN rides with the first and whose
+ * COMMIT rides with the last. On a connection already in a transaction the load runs inside a
+ * savepoint (set with the first statement, released with the last) and nothing is committed.
+ * After a failure the table is as it was, the connection is usable and its autocommit setting
+ * is as it was.
  *
  * <p><b>Errors</b>: a value the column type cannot take throws {@link IllegalArgumentException}
  * naming the 0-based row index and the column, before its statement is sent. A statement
- * PostgreSQL rejects throws {@link SQLException} naming the rows of that statement (PostgreSQL
- * does not say which of them failed; for a duplicate key its detail names the key), with the
- * server's message and SQLState.
+ * PostgreSQL rejects throws {@link SQLException} with the server's message and SQLState,
+ * naming the row index and, for a value, the column: PostgreSQL does not say which row of a
+ * statement failed, so the helper replays that statement's rows through COPY, whose errors
+ * do, and rolls the replay back (a few round trips, only on failure).
  *
  * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
  * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
@@ -74,7 +88,9 @@ public final class UnnestInsert {
    *   <li>INT2: {@link Short}; INT4: {@link Integer} or {@link Short}; INT8: {@link Long},
    *       {@link Integer} or {@link Short};
    *   <li>NUMERIC: {@link BigDecimal} (at most 131,072 digits before the point and 16,383
-   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short};
+   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short}; and
+   *       {@code Double.NaN}, {@code POSITIVE_INFINITY} or {@code NEGATIVE_INFINITY} for
+   *       numeric's NaN and (PostgreSQL 14 and later) infinities;
    *   <li>FLOAT4: {@link Float}; FLOAT8: {@link Double} (NaN and infinities included);
    *   <li>BOOL: {@link Boolean};
    *   <li>DATE: {@link LocalDate} from 4714-11-24 BC to 5874897-12-31;
@@ -137,9 +153,14 @@ public final class UnnestInsert {
   /** Rows per statement (default {@value #DEFAULT_ROWS_PER_STATEMENT}). */
   public UnnestInsert rowsPerStatement(int rows) {
     if (rows < 1) {
-      throw new IllegalArgumentException("rows per statement must be at least 1, got " + rows);
+      throw new IllegalArgumentException("rowsPerStatement must be at least 1, got " + rows);
     }
     return new UnnestInsert(tableName, columnNames, columnTypes, rows);
+  }
+
+  /** Rows per statement. */
+  public int rowsPerStatement() {
+    return rowsPerStatement;
   }
 
   /** The INSERT this helper prepares, for logs and tests. */
@@ -166,39 +187,49 @@ public final class UnnestInsert {
    */
   public long load(Connection connection, Iterator<? extends Object[]> rows) throws SQLException {
     String sql = sql();
-    boolean autoCommit = connection.getAutoCommit();
-    Savepoint savepoint = autoCommit ? null : connection.setSavepoint();
-    if (autoCommit) {
-      connection.setAutoCommit(false);
-    }
+    AllOrNothing transaction = new AllOrNothing(connection);
+    PreparedStatement middle = null; // the statement without transaction control, prepared once
+    List<Object[]> pending = new ArrayList<>();
     long row = 0;
-    try (PreparedStatement insert = connection.prepareStatement(sql)) {
-      List<Object[]> pending = new ArrayList<>();
+    boolean first = true;
+    try {
       while (rows.hasNext()) {
         pending.add(checkRow(rows.next(), row));
         row++;
-        if (pending.size() == rowsPerStatement || !rows.hasNext()) {
-          execute(connection, insert, pending, row - pending.size());
+        boolean last = !rows.hasNext();
+        if (pending.size() == rowsPerStatement || last) {
+          String statement = transaction.sql(sql, first, last);
+          if (statement.equals(sql)) {
+            if (middle == null) {
+              middle = connection.prepareStatement(sql);
+            }
+            execute(connection, middle, pending);
+          } else {
+            try (PreparedStatement once = connection.prepareStatement(statement)) {
+              execute(connection, once, pending);
+            }
+          }
+          first = false;
           pending.clear();
         }
       }
-      if (autoCommit) {
-        connection.commit();
-      } else {
-        connection.releaseSavepoint(savepoint);
+      if (middle != null) {
+        middle.close();
       }
+      transaction.done();
     } catch (SQLException | RuntimeException | Error e) {
-      undo(connection, autoCommit, savepoint, e);
+      closeQuietly(middle, e);
+      transaction.undo(e);
+      if (e instanceof SQLException s && !pending.isEmpty()) {
+        throw refused(connection, s, pending, row - pending.size(), "statement");
+      }
       throw e;
-    }
-    if (autoCommit) {
-      connection.setAutoCommit(true);
     }
     return row;
   }
 
-  private void execute(Connection connection, PreparedStatement insert, List<Object[]> rows,
-      long firstRow) throws SQLException {
+  private void execute(Connection connection, PreparedStatement insert, List<Object[]> rows)
+      throws SQLException {
     List<Array> arrays = new ArrayList<>();
     try {
       for (int i = 0; i < columnTypes.size(); i++) {
@@ -206,14 +237,20 @@ public final class UnnestInsert {
         arrays.add(array);
         insert.setArray(i + 1, array);
       }
-      insert.executeUpdate();
-    } catch (SQLException e) {
-      throw new SQLException("UnnestInsert into " + qualifiedTable() + " failed in the"
-          + " statement of row index " + firstRow + " to " + (firstRow + rows.size() - 1)
-          + " (PostgreSQL does not say which row): " + e.getMessage(), e.getSQLState(), e);
+      insert.execute();
     } finally {
       for (Array array : arrays) {
         array.free();
+      }
+    }
+  }
+
+  private static void closeQuietly(PreparedStatement statement, Throwable failure) {
+    if (statement != null) {
+      try {
+        statement.close();
+      } catch (SQLException e) {
+        failure.addSuppressed(e);
       }
     }
   }
@@ -264,23 +301,6 @@ public final class UnnestInsert {
     return checked;
   }
 
-  /** Rolls back what this load did and restores autocommit; never hides {@code failure}. */
-  private static void undo(Connection connection, boolean autoCommit, Savepoint savepoint,
-      Throwable failure) {
-    try {
-      if (savepoint == null) {
-        connection.rollback();
-      } else {
-        connection.rollback(savepoint);
-      }
-      if (autoCommit) {
-        connection.setAutoCommit(true);
-      }
-    } catch (SQLException | RuntimeException e) {
-      failure.addSuppressed(e);
-    }
-  }
-
   private void requireColumns() {
     if (columnNames.isEmpty()) {
       throw new IllegalStateException("no columns: add them with column(name, type)");
@@ -297,6 +317,160 @@ public final class UnnestInsert {
     StringJoiner list = new StringJoiner(", ", "(", ")");
     columnNames.forEach(c -> list.add(quote(c)));
     return list.toString();
+  }
+
+  // ---- transaction control rides with the statements: one round trip per statement ----
+
+  /**
+   * Makes a load of one or more statements all-or-nothing without a round trip of its own.
+   * On an autocommit connection one statement is atomic by itself; for more, BEGIN rides with
+   * the first (pgjdbc sends it in the same message flow) and COMMIT with the last. In the
+   * caller's transaction a SAVEPOINT rides with the first and its RELEASE with the last, so a
+   * failure undoes the load alone. pgjdbc learns that a transaction ended from the server's
+   * ReadyForQuery, so it knows the COMMIT it did not send.
+   */
+  private static final class AllOrNothing {
+    private static final String SAVEPOINT = "batch_load";
+
+    private final Connection connection;
+    private final boolean autoCommit;
+    private boolean started;
+
+    AllOrNothing(Connection connection) throws SQLException {
+      this.connection = connection;
+      this.autoCommit = connection.getAutoCommit();
+    }
+
+    /** {@code statement} with the transaction control that rides along with it. */
+    String sql(String statement, boolean first, boolean last) throws SQLException {
+      if (first) {
+        started = true;
+        if (autoCommit && !last) {
+          connection.setAutoCommit(false);
+        }
+      }
+      String before = first && !autoCommit ? "SAVEPOINT " + SAVEPOINT + "; " : "";
+      String after = !last || autoCommit && first ? ""
+          : autoCommit ? "; COMMIT" : "; RELEASE SAVEPOINT " + SAVEPOINT;
+      return before + statement + after;
+    }
+
+    /** After the last statement: autocommit as it was (its COMMIT has been sent already). */
+    void done() throws SQLException {
+      connection.setAutoCommit(autoCommit);
+    }
+
+    /** Undoes what the load did and restores autocommit; never hides {@code failure}. */
+    void undo(Throwable failure) {
+      if (!started) {
+        return;
+      }
+      try {
+        if (autoCommit) {
+          if (!connection.getAutoCommit()) {
+            connection.rollback();
+            connection.setAutoCommit(true);
+          }
+        } else {
+          try (Statement st = connection.createStatement()) {
+            st.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT + "; RELEASE SAVEPOINT " + SAVEPOINT);
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
+  // ---- finding the row and column of a statement PostgreSQL refused ----
+
+  /**
+   * A statement of many rows fails as a whole: PostgreSQL says what was wrong, not in which
+   * row or column. COPY's error context says both, so a value or constraint the server refused
+   * (SQLState class 22 or 23; never a broken connection or a timeout) is found by replaying
+   * the statement's rows through COPY, in text format, inside a transaction or savepoint that
+   * is always rolled back: the table stays as it was, and the few round trips this costs come
+   * only with a failure. Call it after the load is undone. If the replay does not fail the
+   * same way (the failure involved rows of an earlier statement of the load, say), the
+   * exception names the statement's rows.
+   */
+  private SQLException refused(Connection connection, SQLException failure, List<Object[]> rows,
+      long firstRow, String unit) {
+    PSQLException server = serverError(failure);
+    SQLException reported = server != null ? server : failure;
+    String state = reported.getSQLState();
+    boolean replayable = server != null && state != null
+        && (state.startsWith("22") || state.startsWith("23"));
+    CopyErrorAt at = replayable ? replay(connection, server, rows) : null;
+    String where;
+    if (at != null && at.line() >= 1 && at.line() <= rows.size()) {
+      where = "at row index " + (firstRow + at.line() - 1)
+          + (at.column() == null ? "" : ", column \"" + at.column() + "\"");
+    } else if (rows.size() == 1) {
+      where = "at row index " + firstRow;
+    } else {
+      where = "in the " + unit + " of row index " + firstRow + " to "
+          + (firstRow + rows.size() - 1) + (replayable ? " (replayed alone, these rows did not"
+          + " fail the same way: the failure involves rows sent before them)"
+          : " (PostgreSQL does not say which row)");
+    }
+    return new SQLException(getClass().getSimpleName() + " into " + qualifiedTable() + " failed "
+        + where + ": " + reported.getMessage(), state, failure);
+  }
+
+  private CopyErrorAt replay(Connection connection, PSQLException server, List<Object[]> rows) {
+    StringBuilder text = new StringBuilder();
+    for (Object[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        String value = row[i] == null ? null
+            : row[i] instanceof String s ? s : text(row[i], columnTypes.get(i));
+        text.append(i == 0 ? "" : "\t").append(value == null ? "\\N" : value
+            .replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+            .replace("\t", "\\t"));
+      }
+      text.append('\n');
+    }
+    String copy = "COPY " + qualifiedTable() + " " + columnList() + " FROM STDIN";
+    try (Statement st = connection.createStatement()) {
+      boolean autoCommit = connection.getAutoCommit();
+      if (autoCommit) {
+        connection.setAutoCommit(false);
+      } else {
+        st.execute("SAVEPOINT batch_replay");
+      }
+      try {
+        connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copy,
+            new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)));
+        return null; // it did not fail again
+      } catch (SQLException again) {
+        return server.getSQLState().equals(again.getSQLState())
+            ? copyErrorAt(again, tableName.get(tableName.size() - 1), columnNames) : null;
+      } finally {
+        if (autoCommit) {
+          connection.rollback();
+          connection.setAutoCommit(true);
+        } else {
+          st.execute("ROLLBACK TO SAVEPOINT batch_replay; RELEASE SAVEPOINT batch_replay");
+        }
+      }
+    } catch (SQLException | IOException | RuntimeException e) {
+      server.addSuppressed(e);
+      return null;
+    }
+  }
+
+  /** The first server error in {@code e}'s chain (a batch's is its next exception), or null. */
+  private static PSQLException serverError(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof PSQLException p && p.getServerErrorMessage() != null) {
+        return p;
+      }
+      if (t instanceof SQLException s && s.getNextException() instanceof PSQLException p
+          && p.getServerErrorMessage() != null) {
+        return p;
+      }
+    }
+    return null;
   }
 
   // ---- identifiers: always quoted, so no name can end the identifier and start SQL ----
@@ -326,8 +500,9 @@ public final class UnnestInsert {
 
   /**
    * {@code value} as the one Java type this helper sends for {@code type} (Short, Integer,
-   * Long, BigDecimal with scale >= 0, Float, Double, Boolean, String, LocalDate,
-   * LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row and column.
+   * Long, BigDecimal with scale >= 0 or a non-finite Double, Float, Double, Boolean, String,
+   * LocalDate, LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row
+   * and column.
    */
   private static Object check(Object value, PgType type, long row, String column) {
     if (value == null) {
@@ -346,12 +521,18 @@ public final class UnnestInsert {
         }
       }
       case INT4 -> {
-        if (value instanceof Integer || value instanceof Short) {
-          return ((Number) value).intValue();
+        if (value instanceof Integer) {
+          return value;
+        }
+        if (value instanceof Short s) {
+          return (int) s;
         }
       }
       case INT8 -> {
-        if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+        if (value instanceof Long) {
+          return value;
+        }
+        if (value instanceof Integer || value instanceof Short) {
           return ((Number) value).longValue();
         }
       }
@@ -362,6 +543,10 @@ public final class UnnestInsert {
                 ? BigDecimal.valueOf(((Number) value).longValue()) : null;
         if (d != null) {
           return checkNumeric(d, row, column);
+        }
+        // numeric's NaN and (from PostgreSQL 14) infinities; a finite double is not exact
+        if (value instanceof Double x && !Double.isFinite(x)) {
+          return value;
         }
       }
       case FLOAT4 -> {
@@ -395,6 +580,10 @@ public final class UnnestInsert {
         }
       }
       case TIMESTAMPTZ -> {
+        if (value instanceof OffsetDateTime o && o.getOffset().equals(ZoneOffset.UTC)
+            && o.getNano() % 1000 == 0 && o.getYear() >= 1 && o.getYear() <= 294_275) {
+          return o; // the common case, already as sent: no conversion
+        }
         if (value.equals(OffsetDateTime.MIN) || value.equals(OffsetDateTime.MAX)) {
           return value;
         }
@@ -434,7 +623,8 @@ public final class UnnestInsert {
       case INT2 -> "Short";
       case INT4 -> "Integer or Short";
       case INT8 -> "Long, Integer or Short";
-      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short";
+      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short (or Double NaN, Infinity or"
+          + " -Infinity)";
       case FLOAT4 -> "Float";
       case FLOAT8 -> "Double";
       case BOOL -> "Boolean";
@@ -449,6 +639,9 @@ public final class UnnestInsert {
   private static void checkText(String s, PgType type, long row, String column) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (c != '\0' && c < Character.MIN_SURROGATE) {
+        continue; // the common case
+      }
       if (c == '\0') {
         throw bad(row, column, type, "contains a NUL character (\\u0000) at index " + i
             + "; PostgreSQL cannot store NUL in text");
@@ -482,6 +675,9 @@ public final class UnnestInsert {
 
   private static LocalDateTime checkTimestamp(LocalDateTime t, long row, String column,
       PgType type) {
+    if (t.getNano() % 1000 == 0 && t.getYear() >= 1 && t.getYear() <= 294_275) {
+      return t; // the common case: in range, whole microseconds
+    }
     if (t.equals(LocalDateTime.MIN) || t.equals(LocalDateTime.MAX)) {
       return t;
     }
@@ -510,7 +706,8 @@ public final class UnnestInsert {
         yield t.equals(OffsetDateTime.MIN) ? "-infinity" : t.equals(OffsetDateTime.MAX)
             ? "infinity" : timestampText(t.toLocalDateTime(), true);
       }
-      case NUMERIC -> ((BigDecimal) value).toPlainString();
+      // a BigDecimal, or a Double spelt NaN, Infinity or -Infinity as numeric reads them
+      case NUMERIC -> value instanceof BigDecimal d ? d.toPlainString() : value.toString();
       case BYTEA -> hex((byte[]) value);
       default -> value.toString();
     };
@@ -576,5 +773,46 @@ public final class UnnestInsert {
       out.append('0');
     }
     return out.append(digits);
+  }
+
+  // ---- where a server error is: COPY's error context names the line and the column ----
+
+  /** What COPY's error context says: the 1-based line, and the column if it names one. */
+  private record CopyErrorAt(long line, String column) {}
+
+  private static final Pattern COPY_LINE = Pattern.compile("line (\\d+)");
+
+  /**
+   * The line and column of "COPY t, line N, column c: ..." in the server's error context, or
+   * null. The context is a stack, innermost first ("JSON data, line 1: ..." may come before
+   * it), and PostgreSQL prints the names raw, so they may hold anything: the relation is read
+   * past, not through, and a column matches only whole ({@code price} is not
+   * {@code price: note}), followed by nothing, its quoted value or "null input".
+   */
+  private static CopyErrorAt copyErrorAt(SQLException e, String relation, List<String> columns) {
+    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+    String where = server == null || server.getWhere() == null ? "" : server.getWhere();
+    String prefix = "COPY " + relation + ", ";
+    for (String context : where.split("\n")) {
+      if (!context.startsWith(prefix)) {
+        continue;
+      }
+      Matcher line = COPY_LINE.matcher(context);
+      if (!line.region(prefix.length(), context.length()).lookingAt()) {
+        return null;
+      }
+      String rest = context.substring(line.end());
+      String named = null;
+      for (String name : columns) {
+        String at = ", column " + name;
+        boolean whole = rest.equals(at) || rest.equals(at + ": null input")
+            || rest.startsWith(at + ": \"") && rest.endsWith("\"");
+        if (whole && (named == null || name.length() > named.length())) {
+          named = name;
+        }
+      }
+      return new CopyErrorAt(Long.parseLong(line.group(1)), named);
+    }
+    return null;
   }
 }

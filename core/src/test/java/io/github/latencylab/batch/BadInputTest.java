@@ -43,7 +43,8 @@ class BadInputTest {
       new Corpus.Col("d", "date", "DATE"),
       new Corpus.Col("n", "numeric", "NUMERIC"),
       new Corpus.Col("vc", "varchar(5)", "VARCHAR"),
-      new Corpus.Col("tz", "timestamptz", "TIMESTAMPTZ"));
+      new Corpus.Col("tz", "timestamptz", "TIMESTAMPTZ"),
+      new Corpus.Col("j", "jsonb", "JSONB"));
 
   private static final int ROWS = 2000;
   private static final int BAD = 1500; // past what every helper has sent by then
@@ -81,7 +82,7 @@ class BadInputTest {
   private static Object[] good(long i) {
     return new Object[] {i, i == 0 ? "first\rrow\r\n" : "row " + i + "\r\n\n\r", (int) i,
         i * 0.5, LocalDate.of(2024, 1, 1).plusDays(i), BigDecimal.valueOf(i, 2), "ok",
-        Instant.ofEpochSecond(1_700_000_000L + i)};
+        Instant.ofEpochSecond(1_700_000_000L + i), "{\"row\": " + i + "}"};
   }
 
   private static List<Object[]> rowsWith(int index, Object[] bad) {
@@ -134,8 +135,11 @@ class BadInputTest {
                 + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999 UTC"
                 + " (OffsetDateTime.MIN/MAX mean -infinity/infinity)"},
         {"row too short", new Object[] {1L},
-            "row index 1500 has 1 values; expected 8 (\"id\", \"t\", \"i4\", \"f8\", \"d\", \"n\","
-                + " \"vc\", \"tz\")"},
+            "row index 1500 has 1 values; expected 9 (\"id\", \"t\", \"i4\", \"f8\", \"d\", \"n\","
+                + " \"vc\", \"tz\", \"j\")"},
+        {"a finite Double for numeric (not exact)", goodWith(5, 0.1),
+            "row index 1500, column \"n\" (NUMERIC): expected BigDecimal, BigInteger, Long, Integer"
+                + " or Short (or Double NaN, Infinity or -Infinity), got java.lang.Double"},
         {"null row", null, "row index 1500 is null"},
     };
     for (Loader loader : Loader.values()) {
@@ -157,22 +161,18 @@ class BadInputTest {
     }
   }
 
-  /** Values PostgreSQL itself refuses, in the middle of a load: the error names the row. */
-  static Stream<Arguments> serverSideErrors() {
-    return Stream.of(
-        Arguments.of(Loader.CHUNKED_BATCH, "failed at row index 1500: "),
-        Arguments.of(Loader.MULTI_ROW, "failed in the statement of row index 1500 to 1529"
-            + " (PostgreSQL does not say which row): "),
-        Arguments.of(Loader.UNNEST, "failed in the statement of row index 1480 to 1519"
-            + " (PostgreSQL does not say which row): "),
-        Arguments.of(Loader.COPY_TEXT, "failed at row index 1500: "),
-        Arguments.of(Loader.COPY_CSV, "failed at row index 1500: "),
-        Arguments.of(Loader.COPY_BINARY, "failed at row index 1500: "));
+  /** The helpers a server-side error goes through (the upsert has its own test below). */
+  static Stream<Loader> plainLoaders() {
+    return Stream.of(Loader.values()).filter(l -> l != Loader.COPY_UPSERT);
   }
 
+  /**
+   * A duplicate key in the middle of a load: every helper names the row (a multi-row
+   * statement's by replaying that statement's rows, see docs/batching.md), the detail the key.
+   */
   @ParameterizedTest(name = "{0}")
-  @MethodSource("serverSideErrors")
-  void duplicateKeyNamesTheRow(Loader loader, String where) throws Exception {
+  @MethodSource("plainLoaders")
+  void duplicateKeyNamesTheRow(Loader loader) throws Exception {
     Object[] duplicate = good(BAD);
     duplicate[0] = EXISTING;
     try (Connection c = lab.dataSource().getConnection()) {
@@ -180,30 +180,86 @@ class BadInputTest {
           () -> loader.load(c, List.of("bad"), COLUMNS, rowsWith(BAD, duplicate)));
 
       assertThat(thrown).isInstanceOf(SQLException.class)
-          .hasMessageStartingWith(helperName(loader) + " into \"bad\" " + where
-              + "ERROR: duplicate key value violates unique constraint \"bad_pkey\"")
+          .hasMessageStartingWith(helperName(loader) + " into \"bad\" failed at row index 1500:"
+              + " ERROR: duplicate key value violates unique constraint \"bad_pkey\"")
           .hasMessageContaining("Key (id)=(100000) already exists.");
       assertThat(((SQLException) thrown).getSQLState()).isEqualTo("23505");
       assertUnchangedAndUsable(c, true);
     }
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("serverSideErrors")
-  void valueTooLongNamesTheRowAndWhereKnownTheColumn(Loader loader, String where)
-      throws Exception {
-    boolean copy = loader.name().startsWith("COPY");
-    try (Connection c = lab.dataSource().getConnection()) {
-      Throwable thrown = catchThrowable(() -> loader.load(c, List.of("bad"), COLUMNS,
-          rowsWith(BAD, goodWith(6, "toolong"))));
+  /**
+   * Values only the server can refuse: text too long for its varchar(n), and JSON escapes
+   * jsonb cannot store (NUL, a lone surrogate). Every helper names the row and the column.
+   */
+  static Stream<Arguments> serverSideValueErrors() {
+    List<Arguments> cases = new ArrayList<>();
+    Object[][] bad = {
+        {"varchar(5) too long", goodWith(6, "toolong"), "vc", "22001",
+            "ERROR: value too long for type character varying(5)"},
+        {"jsonb \\u0000 escape", goodWith(8, "{\"a\": \"\\u0000\"}"), "j", "22P05",
+            "ERROR: unsupported Unicode escape sequence\n  Detail: \\u0000 cannot be converted to"
+                + " text."},
+        {"jsonb lone surrogate escape", goodWith(8, "{\"a\": \"\\ud800\"}"), "j", "22P02",
+            "ERROR: invalid input syntax for type json\n  Detail: Unicode low surrogate must follow"
+                + " a high surrogate."},
+    };
+    plainLoaders().forEach(loader -> {
+      for (Object[] b : bad) {
+        cases.add(Arguments.of(loader, b[0], b[1], b[2], b[3], b[4]));
+      }
+    });
+    return cases.stream();
+  }
 
-      // COPY's error context names the column too: "COPY bad, line N, column vc: ..."
-      String at = copy ? where.replace(": ", ", column \"vc\": ") : where;
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("serverSideValueErrors")
+  void serverSideValueErrorNamesTheRowAndTheColumn(Loader loader, String what, Object[] bad,
+      String column, String sqlState, String error) throws Exception {
+    try (Connection c = lab.dataSource().getConnection()) {
+      Throwable thrown = catchThrowable(
+          () -> loader.load(c, List.of("bad"), COLUMNS, rowsWith(BAD, bad)));
+
       assertThat(thrown).isInstanceOf(SQLException.class)
-          .hasMessageStartingWith(helperName(loader) + " into \"bad\" " + at
-              + "ERROR: value too long for type character varying(5)");
-      assertThat(((SQLException) thrown).getSQLState()).isEqualTo("22001");
+          .hasMessageStartingWith(helperName(loader) + " into \"bad\" failed at row index 1500,"
+              + " column \"" + column + "\": " + error);
+      assertThat(((SQLException) thrown).getSQLState()).isEqualTo(sqlState);
       assertUnchangedAndUsable(c, true);
+    }
+  }
+
+  /** pgjdbc's reWriteBatchedInserts folds rows into multi-row INSERTs: the row is still named. */
+  @Test
+  void aRewrittenBatchNamesTheRowAndTheColumn() throws Exception {
+    ChunkedBatchInsert insert = ChunkedBatchInsert.into("bad");
+    for (Corpus.Col col : COLUMNS) {
+      insert = insert.column(col.name(), ChunkedBatchInsert.PgType.valueOf(col.pgType()));
+    }
+    ChunkedBatchInsert batch = insert;
+    try (Connection c = lab.dataSource().withProperty("reWriteBatchedInserts", "true")
+        .getConnection()) {
+      assertThatThrownBy(() -> batch.load(c, rowsWith(BAD, goodWith(8, "{\"a\": \"\\u0000\"}"))))
+          .isInstanceOf(SQLException.class)
+          .hasMessageStartingWith("ChunkedBatchInsert into \"bad\" failed at row index 1500,"
+              + " column \"j\": ERROR: unsupported Unicode escape sequence");
+      assertUnchangedAndUsable(c, true);
+    }
+  }
+
+  /** Column names match whole: COPY's "column price: note: ..." is "price: note", not "price". */
+  @ParameterizedTest
+  @MethodSource("plainLoaders")
+  void aColumnWhoseNameStartsWithAnothersIsNamedWhole(Loader loader) throws Exception {
+    List<Corpus.Col> columns = List.of(new Corpus.Col("price", "numeric", "NUMERIC"),
+        new Corpus.Col("price: note", "varchar(5)", "VARCHAR"));
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS prefix; CREATE TABLE prefix (price numeric,"
+          + " \"price: note\" varchar(5))");
+      assertThatThrownBy(() -> loader.load(c, List.of("prefix"), columns, List.of(
+          new Object[] {BigDecimal.ONE, "ok"}, new Object[] {BigDecimal.TEN, "toolong"})))
+          .isInstanceOf(SQLException.class)
+          .hasMessageStartingWith(helperName(loader) + " into \"prefix\" failed at row index 1,"
+              + " column \"price: note\": ERROR: value too long for type character varying(5)");
     }
   }
 
@@ -228,6 +284,31 @@ class BadInputTest {
               + " cannot affect row a second time\n  Hint: Ensure that no rows proposed for"
               + " insertion within the same command have duplicate constrained values.");
       assertThat(((SQLException) thrown).getSQLState()).isEqualTo("21000");
+      assertUnchangedAndUsable(c, true);
+    }
+  }
+
+  /**
+   * The last statement carries the COMMIT (or the RELEASE of the caller's savepoint): when it
+   * fails, nothing of the load stays, in autocommit and in the caller's transaction.
+   */
+  @ParameterizedTest
+  @MethodSource("plainLoaders") // an upsert updates a duplicate key
+  void aFailureInTheLastStatementUndoesTheWholeLoad(Loader loader) throws Exception {
+    Object[] duplicate = good(ROWS - 1);
+    duplicate[0] = EXISTING;
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      assertThatThrownBy(() -> loader.load(c, List.of("bad"), COLUMNS,
+          rowsWith(ROWS - 1, duplicate))).isInstanceOf(SQLException.class);
+      assertUnchangedAndUsable(c, true);
+
+      c.setAutoCommit(false);
+      st.execute("INSERT INTO bad (id, t) VALUES (9999999, 'mine')");
+      assertThatThrownBy(() -> loader.load(c, List.of("bad"), COLUMNS,
+          rowsWith(ROWS - 1, duplicate))).isInstanceOf(SQLException.class);
+      assertThat(count(c, "true")).isEqualTo(3);
+      c.rollback();
+      c.setAutoCommit(true);
       assertUnchangedAndUsable(c, true);
     }
   }
@@ -270,7 +351,8 @@ class BadInputTest {
       st.execute("INSERT INTO bad (id, t) VALUES (9999999, 'mine')");
 
       assertThatThrownBy(() -> loader.load(c, List.of("bad"), COLUMNS,
-          rowsWith(BAD, goodWith(6, "toolong")))).isInstanceOf(SQLException.class);
+          rowsWith(BAD, goodWith(6, "toolong")))).isInstanceOf(SQLException.class)
+          .hasMessageContaining("failed at row index 1500, column \"vc\": ERROR: value too long");
       assertThatThrownBy(() -> loader.load(c, List.of("bad"), COLUMNS,
           rowsWith(BAD, goodWith(1, "nul\u0000")))).isInstanceOf(IllegalArgumentException.class);
 
@@ -294,30 +376,68 @@ class BadInputTest {
     }
   }
 
+  /**
+   * Committing each batch: a failure keeps the batches committed before it, and the exception
+   * says how many rows those are, so that the caller can resume there.
+   */
   @Test
-  void commitPerChunkKeepsTheChunksBeforeAFailure() throws Exception {
+  void commitEachBatchKeepsTheBatchesBeforeAFailureAndSaysWhereToResume() throws Exception {
     Object[] duplicate = good(550);
     duplicate[0] = EXISTING;
     ChunkedBatchInsert insert = ChunkedBatchInsert.into("bad").batchSize(100);
     for (Corpus.Col col : COLUMNS) {
       insert = insert.column(col.name(), ChunkedBatchInsert.PgType.valueOf(col.pgType()));
     }
-    ChunkedBatchInsert perChunk = insert.commitPerChunk();
+    ChunkedBatchInsert perBatch = insert.commitEachBatch(true);
+    assertThat(perBatch.commitEachBatch()).isTrue();
+    assertThat(insert.commitEachBatch()).isFalse();
+    String kept = "; row index 0 to 499 (500 rows) were committed by earlier batches and stay:"
+        + " resume at row index 500";
     try (Connection c = lab.dataSource().getConnection()) {
-      assertThatThrownBy(() -> perChunk.load(c, rowsWith(550, duplicate)))
-          .isInstanceOf(SQLException.class)
+      Throwable thrown = catchThrowable(() -> perBatch.load(c, rowsWith(550, duplicate)));
+      assertThat(thrown).isInstanceOf(ChunkedBatchInsert.PartiallyCommittedException.class)
           .hasMessageStartingWith("ChunkedBatchInsert into \"bad\" failed at row index 550:"
               + " ERROR: duplicate key value violates unique constraint \"bad_pkey\"")
-          .hasMessageEndingWith("; 500 rows (row index 0 to 499) were committed by earlier"
-              + " chunks and stay, the failing chunk was rolled back");
+          .hasMessageEndingWith(kept)
+          .hasCauseInstanceOf(SQLException.class);
+      assertThat(((ChunkedBatchInsert.PartiallyCommittedException) thrown).committedRows())
+          .isEqualTo(500);
+      assertThat(((SQLException) thrown).getSQLState()).isEqualTo("23505");
       assertThat(count(c, "true")).isEqualTo(2 + 500);
       assertThat(c.getAutoCommit()).isTrue();
 
+      // a value refused before sending, and the row source failing: the same promise
+      createTable();
+      thrown = catchThrowable(() -> perBatch.load(c, rowsWith(550, goodWith(1, "nul\u0000"))));
+      assertThat(thrown).isInstanceOf(ChunkedBatchInsert.PartiallyCommittedException.class)
+          .hasMessage("ChunkedBatchInsert into \"bad\" failed: row index 550, column \"t\""
+              + " (TEXT): contains a NUL character (\\u0000) at index 3; PostgreSQL cannot store"
+              + " NUL in text" + kept)
+          .hasCauseInstanceOf(IllegalArgumentException.class);
+      createTable();
+      Iterable<Object[]> failing = () -> rowsWith(-1, null).stream().map(row -> {
+        if ((long) row[0] == 550) {
+          throw new IllegalStateException("source broke at 550");
+        }
+        return row;
+      }).iterator();
+      thrown = catchThrowable(() -> perBatch.load(c, failing));
+      assertThat(thrown).isInstanceOf(ChunkedBatchInsert.PartiallyCommittedException.class)
+          .hasMessage("ChunkedBatchInsert into \"bad\" failed: source broke at 550" + kept)
+          .hasCauseInstanceOf(IllegalStateException.class);
+      assertThat(count(c, "true")).isEqualTo(2 + 500);
+
+      // before any batch is committed the failure is the plain one, and nothing stays
+      createTable();
+      assertThatThrownBy(() -> perBatch.load(c, rowsWith(50, goodWith(1, "nul\u0000"))))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertUnchangedAndUsable(c, true);
+
       c.setAutoCommit(false);
-      assertThatThrownBy(() -> perChunk.load(c, rowsWith(-1, null)))
+      assertThatThrownBy(() -> perBatch.load(c, rowsWith(-1, null)))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessage("commitPerChunk() commits, so it needs a connection in autocommit mode;"
-              + " this one is in a transaction that a commit would end");
+          .hasMessage("commitEachBatch(true) commits, so it needs a connection in autocommit"
+              + " mode; this one is in a transaction that a commit would end");
     }
   }
 
@@ -334,6 +454,41 @@ class BadInputTest {
       // text formats let the server parse the value into the column's type
       assertThat(wrong.format(CopyLoader.Format.TEXT)
           .load(c, List.<Object[]>of(new Object[] {1L, 2L}))).isEqualTo(1);
+    }
+  }
+
+  /**
+   * Binary COPY reads a domain column as its base type. The COPY's type assertion does not
+   * know domains, so the loader looks the types up and loads without it: 2 round trips more.
+   */
+  @Test
+  void binaryCopyLoadsADomainColumnAsItsBaseType() throws Exception {
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS dom; DROP DOMAIN IF EXISTS positive;"
+          + " CREATE DOMAIN positive AS int8 CHECK (VALUE > 0);"
+          + " CREATE TABLE dom (id positive PRIMARY KEY, t varchar(10))");
+      CopyLoader binary = CopyLoader.into("dom").column("id", CopyLoader.PgType.INT8)
+          .column("t", CopyLoader.PgType.TEXT).format(CopyLoader.Format.BINARY);
+      List<Object[]> rows = List.of(new Object[] {1L, "one"}, new Object[] {2L, "two"});
+
+      long[] loaded = new long[1];
+      long trips = lab.wire(c).measure(() -> loaded[0] = binary.load(c, rows)).roundTrips();
+      assertThat(loaded[0]).isEqualTo(2);
+      assertThat(trips).as("refused COPY, type lookup, COPY").isEqualTo(1 + 1 + 2);
+      c.setAutoCommit(false);
+      assertThat(binary.upsertOn("id").load(c, List.<Object[]>of(new Object[] {2L, "TWO"})))
+          .isEqualTo(1);
+      c.commit();
+      c.setAutoCommit(true);
+      try (ResultSet rs = st.executeQuery("SELECT string_agg(t, ',' ORDER BY id) FROM dom")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo("one,TWO");
+      }
+      // the domain's own rule still holds, named by row and column
+      assertThatThrownBy(() -> binary.load(c, List.<Object[]>of(new Object[] {-1L, "minus"})))
+          .isInstanceOf(SQLException.class)
+          .hasMessageStartingWith("CopyLoader into \"dom\" failed at row index 0, column \"id\":"
+              + " ERROR: value for domain positive violates check constraint \"positive_check\"");
     }
   }
 

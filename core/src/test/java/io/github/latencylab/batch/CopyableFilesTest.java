@@ -8,6 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -42,19 +48,54 @@ class CopyableFilesTest {
     assertThat(status).as(messages.toString(StandardCharsets.UTF_8)).isZero();
   }
 
-  /** The value checks and identifier quoting are one block, copied verbatim into each file. */
+  /**
+   * Code two helpers share is one section ({@code // ---- title ----} up to the next section
+   * or the class's end), copied verbatim into each: the identifiers and values into all four,
+   * the replay that finds a refused row into the three that are not COPY, the transaction
+   * control riding with statements into MultiRowInsert and UnnestInsert.
+   */
   @Test
-  void everyHelperHasTheSameValueCode() throws IOException {
-    String reference = sharedBlock(HELPERS.get(0));
-    assertThat(reference).contains("private static Object check(").contains("private static"
-        + " String quote(");
+  void sharedSectionsAreTheSameInEveryHelper() throws IOException {
+    Map<String, Map<String, String>> sections = new TreeMap<>(); // title -> helper -> text
     for (String helper : HELPERS) {
-      assertThat(sharedBlock(helper)).as(helper + " vs " + HELPERS.get(0)).isEqualTo(reference);
+      sections(Files.readString(SOURCES.resolve(helper + ".java")))
+          .forEach((title, text) -> sections.computeIfAbsent(title, t -> new TreeMap<>())
+              .put(helper, text));
+    }
+    Map<String, Set<String>> expected = Map.of(
+        "identifiers", Set.copyOf(HELPERS),
+        "values", Set.copyOf(HELPERS),
+        "where a server error is", Set.copyOf(HELPERS),
+        "finding the row and column", Set.of("ChunkedBatchInsert", "MultiRowInsert",
+            "UnnestInsert"),
+        "transaction control rides", Set.of("MultiRowInsert", "UnnestInsert"));
+    expected.forEach((prefix, helpers) -> assertThat(sections.entrySet().stream()
+        .filter(e -> e.getKey().startsWith(prefix)).map(e -> e.getValue().keySet()).toList())
+        .as("section " + prefix).containsExactly(new TreeSet<>(helpers)));
+    for (Map.Entry<String, Map<String, String>> section : sections.entrySet()) {
+      Map<String, String> byHelper = section.getValue();
+      String first = byHelper.keySet().iterator().next();
+      byHelper.forEach((helper, text) -> assertThat(text)
+          .as("section \"" + section.getKey() + "\" in " + helper + " vs " + first)
+          .isEqualTo(byHelper.get(first)));
     }
   }
 
-  private static String sharedBlock(String helper) throws IOException {
-    String source = Files.readString(SOURCES.resolve(helper + ".java"));
-    return source.substring(source.indexOf("  // ---- identifiers"));
+  private static Map<String, String> sections(String source) {
+    Map<String, String> sections = new TreeMap<>();
+    Matcher marker = Pattern.compile("(?m)^  // ---- (.+?) ----$").matcher(source);
+    String title = null;
+    int start = 0;
+    while (marker.find()) {
+      if (title != null) {
+        sections.put(title, source.substring(start, marker.start()));
+      }
+      title = marker.group(1);
+      start = marker.start();
+    }
+    if (title != null) {
+      sections.put(title, source.substring(start, source.lastIndexOf('}')));
+    }
+    return sections;
   }
 }

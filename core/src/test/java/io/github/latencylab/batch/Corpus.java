@@ -100,6 +100,9 @@ final class Corpus {
     add(e, "numeric trailing zeros", "n", new BigDecimal("-10000.10000"));
     add(e, "numeric from a long", "n", Long.MIN_VALUE, new BigDecimal(Long.MIN_VALUE));
     add(e, "numeric with a negative scale", "n", new BigDecimal("1E+3"), new BigDecimal("1000"));
+    add(e, "numeric NaN (a Double)", "n", Double.NaN);
+    add(e, "numeric Infinity (a Double)", "n", Double.POSITIVE_INFINITY);
+    add(e, "numeric -Infinity (a Double)", "n", Double.NEGATIVE_INFINITY);
     // floats
     add(e, "float4 NaN", "f4", Float.NaN);
     add(e, "float4 +Infinity", "f4", Float.POSITIVE_INFINITY);
@@ -283,7 +286,7 @@ final class Corpus {
       case "INT2" -> rs.getShort(i);
       case "INT4" -> rs.getInt(i);
       case "INT8" -> rs.getLong(i);
-      case "NUMERIC" -> rs.getBigDecimal(i);
+      case "NUMERIC" -> numeric(rs.getString(i));
       case "FLOAT4" -> rs.getFloat(i);
       case "FLOAT8" -> rs.getDouble(i);
       case "BOOL" -> rs.getBoolean(i);
@@ -295,6 +298,16 @@ final class Corpus {
       default -> throw new IllegalArgumentException(pgType);
     };
     return rs.wasNull() ? null : value;
+  }
+
+  /** numeric as BigDecimal, or its special values as the Doubles the helpers take for them. */
+  private static Object numeric(String text) {
+    return text == null ? null : switch (text) {
+      case "NaN" -> Double.NaN;
+      case "Infinity" -> Double.POSITIVE_INFINITY;
+      case "-Infinity" -> Double.NEGATIVE_INFINITY;
+      default -> new BigDecimal(text);
+    };
   }
 
   private static OffsetDateTime utc(OffsetDateTime t) {

@@ -27,7 +27,7 @@ enum Loader {
       for (Corpus.Col col : columns) {
         insert = insert.column(col.name(), MultiRowInsert.PgType.valueOf(col.pgType()));
       }
-      return insert.maxRowsPerStatement(30).load(c, rows);
+      return insert.rowsPerStatement(30).load(c, rows);
     }
   },
   UNNEST {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The round trips each helper makes for 10,000 rows, counted at the wire; the examples of
+ * The round trips each helper makes, counted at the wire; the examples of
  * docs/batching.md, which quotes the snippets below verbatim.
  */
 class RoundTripsTest {
@@ -74,7 +74,7 @@ class RoundTripsTest {
       long inserted = ChunkedBatchInsert.into("item")
           .column("id", ChunkedBatchInsert.PgType.INT8)
           .column("name", ChunkedBatchInsert.PgType.TEXT)
-          .load(connection, rows); // 10,000 rows: 10 chunks of 1,000, one transaction
+          .load(connection, rows); // 10,000 rows: 10 batches of 1,000, one transaction
       // snippet-end chunked-batch-insert
       WireStats cost = wire.snapshot().minus(before);
 
@@ -87,26 +87,26 @@ class RoundTripsTest {
   }
 
   @Test
-  void chunkedBatchInsertCommittingPerChunkAddsACommitPerChunk() throws Exception {
+  void chunkedBatchInsertCommittingEachBatchAddsACommitPerBatch() throws Exception {
     try (Connection connection = lab.dataSource().getConnection()) {
       WireStats cost = lab.wire(connection).measure(() -> {
-        // snippet-begin chunked-batch-insert-per-chunk
+        // snippet-begin chunked-batch-insert-per-batch
         ChunkedBatchInsert.into("item")
             .column("id", ChunkedBatchInsert.PgType.INT8)
             .column("name", ChunkedBatchInsert.PgType.TEXT)
-            .batchSize(255)   // one round trip per chunk: pgjdbc syncs every 255 statements
-            .commitPerChunk() // a failure keeps the chunks committed before it
+            .batchSize(255)         // one round trip per batch: pgjdbc syncs every 255 statements
+            .commitEachBatch(true)  // a failure keeps the batches committed before it
             .load(connection, rows);
-        // snippet-end chunked-batch-insert-per-chunk
+        // snippet-end chunked-batch-insert-per-batch
       });
-      // 40 chunks (39 x 255 + 55), one round trip each, and a COMMIT each
+      // 40 batches (39 x 255 + 55), one round trip each, and a COMMIT each
       assertThat(cost.roundTrips()).isEqualTo(40 + 40);
       assertThat(count(connection)).isEqualTo(10_000);
     }
   }
 
   @Test
-  void multiRowInsertIsOneRoundTripPerStatementPlusTheCommit() throws Exception {
+  void multiRowInsertIsOneRoundTripPerStatement() throws Exception {
     try (Connection connection = lab.dataSource().getConnection()) {
       WireCounter wire = lab.wire(connection);
       WireStats before = wire.snapshot();
@@ -120,12 +120,17 @@ class RoundTripsTest {
 
       assertThat(inserted).isEqualTo(10_000);
       assertThat(insert.rowsPerStatement()).isEqualTo(1_000);
-      assertThat(cost.roundTrips()).isEqualTo(10 + 1);
+      // BEGIN rides with the first statement, COMMIT with the last
+      assertThat(cost.roundTrips()).isEqualTo(10);
+      assertThat(cost.statements()).isEqualTo(10 + 2);
 
       connection.createStatement().execute("TRUNCATE item");
-      MultiRowInsert big = insert.maxRowsPerStatement(100_000);
+      MultiRowInsert big = insert.rowsPerStatement(100_000);
       assertThat(big.rowsPerStatement()).isEqualTo(65_535 / 2); // 32,767 rows of 2 columns
-      assertThat(wire.measure(() -> big.load(connection, rows)).roundTrips()).isEqualTo(1 + 1);
+      // one statement, in autocommit: atomic by itself
+      WireStats one = wire.measure(() -> big.load(connection, rows));
+      assertThat(one.roundTrips()).isEqualTo(1);
+      assertThat(one.statements()).isEqualTo(1);
       assertThat(count(connection)).isEqualTo(10_000);
     }
   }
@@ -134,7 +139,7 @@ class RoundTripsTest {
   @Test
   void multiRowInsertStaysUnderTheBindParameterLimit() throws Exception {
     List<String> columns = new ArrayList<>();
-    MultiRowInsert insert = MultiRowInsert.into("wide").maxRowsPerStatement(100_000);
+    MultiRowInsert insert = MultiRowInsert.into("wide").rowsPerStatement(100_000);
     for (int i = 0; i < 15; i++) {
       columns.add("c" + i + " int8");
       insert = insert.column("c" + i, MultiRowInsert.PgType.INT8);
@@ -154,7 +159,7 @@ class RoundTripsTest {
           + ")");
       assertThat(wide.rowsPerStatement()).isEqualTo(4_369); // 4,369 x 15 = 65,535
       WireStats cost = lab.wire(connection).measure(() -> wide.load(connection, wideRows));
-      assertThat(cost.roundTrips()).isEqualTo(3 + 1); // ceil(10,000 / 4,369) statements, COMMIT
+      assertThat(cost.roundTrips()).isEqualTo(3); // ceil(10,000 / 4,369) statements
 
       // one row more would be 65,550 parameters: pgjdbc refuses the statement
       assertThatThrownBy(() -> connection.prepareStatement(wide.sql(4_370)))
@@ -166,7 +171,7 @@ class RoundTripsTest {
   }
 
   @Test
-  void unnestInsertIsOneRoundTripPerStatementPlusTheCommit() throws Exception {
+  void unnestInsertIsOneRoundTripPerStatement() throws Exception {
     try (Connection connection = lab.dataSource().getConnection()) {
       WireCounter wire = lab.wire(connection);
       WireStats before = wire.snapshot();
@@ -179,13 +184,14 @@ class RoundTripsTest {
       WireStats cost = wire.snapshot().minus(before);
 
       assertThat(inserted).isEqualTo(10_000);
-      assertThat(cost.roundTrips()).isEqualTo(1 + 1);
+      assertThat(cost.roundTrips()).isEqualTo(1); // in autocommit: one statement is atomic
+      assertThat(cost.statements()).isEqualTo(1);
       assertThat(count(connection)).isEqualTo(10_000);
     }
   }
 
   @Test
-  void copyIsTwoRoundTripsAndBinaryThree() throws Exception {
+  void copyIsTwoRoundTripsInEveryFormat() throws Exception {
     try (Connection connection = lab.dataSource().getConnection()) {
       WireCounter wire = lab.wire(connection);
       WireStats before = wire.snapshot();
@@ -206,9 +212,9 @@ class RoundTripsTest {
         trips.put(format, wire.measure(() -> copy.format(format).load(connection, rows))
             .roundTrips());
       }
-      // BINARY checks the declared types against the table first
+      // BINARY's type check rides in the COPY statement (see CopyLoader)
       assertThat(trips).containsExactly(Map.entry(CopyLoader.Format.TEXT, 2L),
-          Map.entry(CopyLoader.Format.CSV, 2L), Map.entry(CopyLoader.Format.BINARY, 3L));
+          Map.entry(CopyLoader.Format.CSV, 2L), Map.entry(CopyLoader.Format.BINARY, 2L));
 
       // in the caller's transaction: SAVEPOINT and RELEASE around it
       connection.createStatement().execute("TRUNCATE item");
@@ -220,7 +226,7 @@ class RoundTripsTest {
   }
 
   @Test
-  void copyUpsertIsFiveRoundTrips() throws Exception {
+  void copyUpsertIsFourRoundTrips() throws Exception {
     try (Connection connection = lab.dataSource().getConnection()) {
       connection.createStatement().execute(
           "INSERT INTO item SELECT g, 'old' FROM generate_series(5000, 14999) g");
@@ -236,8 +242,9 @@ class RoundTripsTest {
       WireStats cost = wire.snapshot().minus(before);
 
       assertThat(upserted).isEqualTo(10_000); // 5,000 inserted, 5,000 updated
-      // CREATE TEMP TABLE, COPY (2), INSERT ... ON CONFLICT with DROP TABLE, COMMIT
-      assertThat(cost.roundTrips()).isEqualTo(5);
+      // CREATE TEMP TABLE (BEGIN rides along), COPY (2), INSERT ... ON CONFLICT with
+      // DROP TABLE and COMMIT
+      assertThat(cost.roundTrips()).isEqualTo(4);
       assertThat(count(connection)).isEqualTo(15_000);
       try (ResultSet rs = connection.createStatement().executeQuery(
           "SELECT count(*) FROM item WHERE name = 'old'")) {
@@ -250,59 +257,95 @@ class RoundTripsTest {
   /** A load with one helper and its defaults, for the table below. */
   @FunctionalInterface
   private interface Load {
-    long run(Connection connection) throws SQLException;
+    long run(Connection connection, List<Object[]> rows) throws SQLException;
   }
 
   /**
-   * docs/batching.md's table: round trips for 10,000 rows with each helper's defaults, on an
-   * autocommit connection and inside the caller's transaction (where SAVEPOINT and RELEASE
-   * SAVEPOINT replace the COMMIT, and a lone COPY gains both).
+   * docs/batching.md's table: round trips of each helper with its defaults for 100, 1,000 and
+   * 10,000 rows, on an autocommit connection and inside the caller's transaction (where a
+   * savepoint keeps the caller's work safe from a failed load).
    */
   @Test
   void roundTripsOfEveryHelperInAutocommitAndInTheCallersTransaction() throws Exception {
     CopyLoader copy = CopyLoader.into("item").column("id", CopyLoader.PgType.INT8)
         .column("name", CopyLoader.PgType.TEXT);
     Map<String, Load> helpers = new LinkedHashMap<>();
-    helpers.put("ChunkedBatchInsert", c -> ChunkedBatchInsert.into("item")
+    helpers.put("ChunkedBatchInsert", (c, r) -> ChunkedBatchInsert.into("item")
         .column("id", ChunkedBatchInsert.PgType.INT8)
-        .column("name", ChunkedBatchInsert.PgType.TEXT).load(c, rows));
-    helpers.put("MultiRowInsert", c -> MultiRowInsert.into("item")
+        .column("name", ChunkedBatchInsert.PgType.TEXT).load(c, r));
+    helpers.put("MultiRowInsert", (c, r) -> MultiRowInsert.into("item")
         .column("id", MultiRowInsert.PgType.INT8)
-        .column("name", MultiRowInsert.PgType.TEXT).load(c, rows));
-    helpers.put("UnnestInsert", c -> UnnestInsert.into("item")
+        .column("name", MultiRowInsert.PgType.TEXT).load(c, r));
+    helpers.put("UnnestInsert", (c, r) -> UnnestInsert.into("item")
         .column("id", UnnestInsert.PgType.INT8)
-        .column("name", UnnestInsert.PgType.TEXT).load(c, rows));
+        .column("name", UnnestInsert.PgType.TEXT).load(c, r));
     for (CopyLoader.Format format : CopyLoader.Format.values()) {
-      helpers.put("CopyLoader " + format, c -> copy.format(format).load(c, rows));
+      helpers.put("CopyLoader " + format, (c, r) -> copy.format(format).load(c, r));
     }
-    helpers.put("CopyLoader upsert TEXT", c -> copy.upsertOn("id").load(c, rows));
+    helpers.put("CopyLoader upsert TEXT", (c, r) -> copy.upsertOn("id").load(c, r));
     helpers.put("CopyLoader upsert BINARY",
-        c -> copy.upsertOn("id").format(CopyLoader.Format.BINARY).load(c, rows));
+        (c, r) -> copy.upsertOn("id").format(CopyLoader.Format.BINARY).load(c, r));
 
     Map<String, List<Long>> trips = new LinkedHashMap<>();
     try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
       for (Map.Entry<String, Load> helper : helpers.entrySet()) {
-        st.execute("TRUNCATE item");
-        long autocommit = lab.wire(c).measure(() -> helper.getValue().run(c)).roundTrips();
-        assertThat(count(c)).isEqualTo(10_000);
-        st.execute("TRUNCATE item");
-        c.setAutoCommit(false);
-        long inTransaction = lab.wire(c).measure(() -> helper.getValue().run(c)).roundTrips();
-        assertThat(count(c)).isEqualTo(10_000);
-        c.rollback();
-        c.setAutoCommit(true);
-        trips.put(helper.getKey(), List.of(autocommit, inTransaction));
+        List<Long> counts = new ArrayList<>();
+        for (int n : new int[] {100, 1_000, 10_000}) {
+          List<Object[]> some = rows.subList(0, n);
+          st.execute("TRUNCATE item");
+          counts.add(lab.wire(c).measure(() -> helper.getValue().run(c, some)).roundTrips());
+          assertThat(count(c)).isEqualTo(n);
+          st.execute("TRUNCATE item");
+          c.setAutoCommit(false);
+          counts.add(lab.wire(c).measure(() -> helper.getValue().run(c, some)).roundTrips());
+          assertThat(count(c)).isEqualTo(n);
+          c.rollback();
+          c.setAutoCommit(true);
+        }
+        trips.put(helper.getKey(), counts);
       }
     }
+    // per size: autocommit, in the caller's transaction
     assertThat(trips).containsExactly(
-        Map.entry("ChunkedBatchInsert", List.of(41L, 42L)),
-        Map.entry("MultiRowInsert", List.of(11L, 12L)),
-        Map.entry("UnnestInsert", List.of(2L, 3L)),
-        Map.entry("CopyLoader TEXT", List.of(2L, 4L)),
-        Map.entry("CopyLoader CSV", List.of(2L, 4L)),
-        Map.entry("CopyLoader BINARY", List.of(3L, 5L)),
-        Map.entry("CopyLoader upsert TEXT", List.of(5L, 6L)),
-        Map.entry("CopyLoader upsert BINARY", List.of(6L, 7L)));
+        // one batch of <= 255 rows is one Sync: atomic in autocommit; a COMMIT (or SAVEPOINT
+        // and RELEASE) cannot ride in a JDBC batch
+        Map.entry("ChunkedBatchInsert", List.of(1L, 3L, 5L, 6L, 41L, 42L)),
+        // BEGIN/SAVEPOINT ride with the first statement, COMMIT/RELEASE with the last
+        Map.entry("MultiRowInsert", List.of(1L, 1L, 1L, 1L, 10L, 10L)),
+        Map.entry("UnnestInsert", List.of(1L, 1L, 1L, 1L, 1L, 1L)),
+        // pgjdbc's COPY API sends the COPY alone: SAVEPOINT and RELEASE cost one each
+        Map.entry("CopyLoader TEXT", List.of(2L, 4L, 2L, 4L, 2L, 4L)),
+        Map.entry("CopyLoader CSV", List.of(2L, 4L, 2L, 4L, 2L, 4L)),
+        Map.entry("CopyLoader BINARY", List.of(2L, 4L, 2L, 4L, 2L, 4L)),
+        Map.entry("CopyLoader upsert TEXT", List.of(4L, 4L, 4L, 4L, 4L, 4L)),
+        Map.entry("CopyLoader upsert BINARY", List.of(4L, 4L, 4L, 4L, 4L, 4L)));
+  }
+
+  /**
+   * A batch of up to 255 rows is one Sync, which PostgreSQL runs as one implicit transaction
+   * in autocommit: one round trip, and still all or nothing. At 256 rows pgjdbc syncs twice,
+   * so the helper opens a transaction (BEGIN rides along, COMMIT is one more round trip).
+   */
+  @Test
+  void chunkedBatchInsertOfOneSyncIsOneRoundTripAndStillAllOrNothing() throws Exception {
+    ChunkedBatchInsert insert = ChunkedBatchInsert.into("item")
+        .column("id", ChunkedBatchInsert.PgType.INT8)
+        .column("name", ChunkedBatchInsert.PgType.TEXT);
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      for (int n : new int[] {255, 256}) {
+        st.execute("TRUNCATE item");
+        List<Object[]> some = new ArrayList<>(rows.subList(0, n));
+        assertThat(lab.wire(c).measure(() -> insert.load(c, some)).roundTrips())
+            .as(n + " rows").isEqualTo(n == 255 ? 1 : 3);
+        st.execute("TRUNCATE item");
+        some.set(n - 1, new Object[] {0L, "the key of row 0 again"});
+        assertThatThrownBy(() -> insert.load(c, some)).isInstanceOf(SQLException.class)
+            .hasMessageStartingWith("ChunkedBatchInsert into \"item\" failed at row index "
+                + (n - 1) + ": ERROR: duplicate key value");
+        assertThat(count(c)).as(n + " rows, the last one failing").isZero();
+        assertThat(c.getAutoCommit()).isTrue();
+      }
+    }
   }
 
   /**
@@ -342,7 +385,7 @@ class RoundTripsTest {
       WireStats cost = wire.snapshot().minus(before);
 
       assertThat(copied).isEqualTo(total);
-      assertThat(cost.roundTrips()).isEqualTo(3);
+      assertThat(cost.roundTrips()).isEqualTo(2);
       // binary rows: field count, then length + int8, length + "name <id>" in UTF-8
       long firstHalf = 0;
       for (long id = 0; id < total / 2; id++) {

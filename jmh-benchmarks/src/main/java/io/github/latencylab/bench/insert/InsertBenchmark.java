@@ -28,12 +28,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * Question: how should an application insert N rows when every round trip costs L?
  *
  * <p>Expected: row by row pays a round trip per row (N x L, plus a commit each in autocommit);
- * executeBatch pays one per 255 statements (pgjdbc's flush rule); reWriteBatchedInserts,
- * multi-row VALUES and unnest a handful; COPY two, whatever N. At 0.5 ms the server's work
- * shows; at 320 ms only round trips matter (field figure: batch ~120x faster than row by
- * row). Each operation inserts {@code rows} rows into an empty table, in one transaction
- * unless the strategy says otherwise, and the table is emptied between operations (outside
- * the measured time).
+ * executeBatch pays one per 255 statements (pgjdbc's flush rule) and one for the commit;
+ * reWriteBatchedInserts a handful; the helpers no more than the protocol needs: multi-row
+ * VALUES and unnest one per statement (a load of one statement, up to 1,000 and 10,000 rows,
+ * is one round trip: alone in autocommit it is atomic by itself), COPY two whatever N, CSV or
+ * binary. At 0.5 ms the server's work shows; at 320 ms only round trips matter (field figure:
+ * batch ~120x faster than row by row). Each operation inserts {@code rows} rows into an empty
+ * table, all or nothing (the JDBC strategies in a transaction unless they say otherwise, the
+ * helpers as they promise), and the table is emptied between operations (outside the
+ * measured time).
  */
 // As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
 // verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
