@@ -53,7 +53,26 @@ public enum Setting {
   PGBENCH("latencylab.pgbench", "",
       "./latency-lab pgbench: path of PostgreSQL's pgbench. Empty: pgbench on PATH, then the"
           + " newest /usr/lib/postgresql/*/bin/pgbench (Debian, Ubuntu), then"
-          + " /usr/local/opt/libpq/bin and /opt/homebrew/bin (macOS).");
+          + " /usr/local/opt/libpq/bin and /opt/homebrew/bin (macOS)."),
+  REPORT("latencylab.report", "false",
+      "JUnit extension: true: every test run under LabExtension records its wire cost (round"
+          + " trips, statements, bytes, repeated statements with their call sites, the cost at"
+          + " 0.5, 20 and 320 ms) into latencylab.report.dir, and fails when its round trips or"
+          + " statements differ from latencylab.report.baseline."),
+  REPORT_DIR("latencylab.report.dir", "target/latency-report",
+      "JUnit extension: where the tests' report goes (results.json, report.md, report.html)."),
+  REPORT_BASELINE("latencylab.report.baseline", "src/test/latency-baseline.json",
+      "JUnit extension: the committed baseline of the tests' round trips and statements (no"
+          + " file: nothing is compared, and the report says how to create it)."),
+  UPDATE_BASELINE("latencylab.updateBaseline", "false",
+      "true: rewrite the baseline on purpose instead of comparing with it: the JUnit"
+          + " extension's latencylab.report.baseline, and (./mvnw verify) the bench's"
+          + " src/latency-baseline.json."),
+  CALL_SITES_EXCLUDE("latencylab.callsites.exclude", "",
+      "JUnit extension: more class-name prefixes, comma-separated (com.example.dao.), that are"
+          + " not the application's when a statement is traced to the line that sent it; the"
+          + " JDK, pgjdbc, HikariCP, Hibernate, Spring, JUnit and latency-lab are always"
+          + " skipped.");
 
   private final String property;
   private final String defaultValue;

@@ -2,19 +2,22 @@ package io.github.latencylab.junit;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The test method executes at most {@link #max()} (or exactly {@link #exactly()}) SQL
+ * The test method (or, on a class, each of its test methods that has none of its own)
+ * executes at most {@link #max()} (or exactly {@link #exactly()}) SQL
  * statements, read at the wire on every connection of the {@link LabExtension}'s Lab while
  * the method body runs. Every simple Query and every Execute counts, transaction control
  * (BEGIN, COMMIT) included. On failure, the message lists the SQL that ran.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.METHOD)
+@Inherited
+@Target({ElementType.METHOD, ElementType.TYPE})
 public @interface ExpectStatements {
 
   /** At most this many statements; -1: no maximum. */
@@ -22,4 +25,10 @@ public @interface ExpectStatements {
 
   /** Exactly this many statements; -1: any number (up to {@link #max()}). */
   long exactly() default -1;
+
+  /**
+   * True: count connection set-up, validation, pool and driver housekeeping ({@link
+   * io.github.latencylab.wire.Overhead}) too. By default they are listed apart, not counted.
+   */
+  boolean includeOverhead() default false;
 }

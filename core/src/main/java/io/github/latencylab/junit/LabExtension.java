@@ -3,17 +3,26 @@ package io.github.latencylab.junit;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.Setting;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Series;
+import io.github.latencylab.wire.CallSites;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
@@ -23,6 +32,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * A Lab for JUnit 5 tests: started on first use and shared by every test of the run (kept in
@@ -42,17 +53,38 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * (connections through the proxy, counted), {@link Connection} (one such connection, closed
  * after the test) and {@link WireCounter} (the Lab's, every connection). Checks {@link
  * ExpectRoundTrips} and {@link ExpectStatements} on test methods, and makes the Lab the one
- * {@link RoundTrips}' static assertions count on.
+ * {@link RoundTrips}' static assertions count on. The annotations work on a class too (for
+ * each of its test methods without its own), and count every thread the test starts.
+ *
+ * <p>Your own pool or framework can point at the Lab: once the Lab is up (in {@code
+ * beforeAll}), the system properties {@value #URL_PROPERTY} (the JDBC URL through the proxy,
+ * counted), {@value #USER_PROPERTY} and {@value #PASSWORD_PROPERTY} hold where to connect, e.g.
+ * {@code spring.datasource.url=${latencylab.lab.url}} or {@code
+ * hikariConfig.setJdbcUrl(System.getProperty("latencylab.lab.url"))}. The password is the
+ * Lab's own throwaway one (or, on the external backend, the one you gave it); latency-lab
+ * never prints it.
+ *
+ * <p>With {@code latencylab.report=true} every test under the extension records its wire cost
+ * into {@code target/latency-report/} and is checked against the committed baseline ({@link
+ * LatencyReport}).
  *
  * <p>Settings: {@link LabConfig#fromEnvironment()} (so {@code -Dlatencylab.backend=embedded}
  * works), overridden by JUnit configuration parameters of the same names (e.g. in
  * {@code junit-platform.properties}); or, registered with {@code @RegisterExtension}, the
  * configuration given to {@link #withConfig}.
  */
-public final class LabExtension implements ParameterResolver, BeforeEachCallback,
-    AfterEachCallback, InvocationInterceptor {
+public final class LabExtension implements ParameterResolver, BeforeAllCallback,
+    BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
+
+  /** The system property that holds the Lab's JDBC URL (through the proxy, counted). */
+  public static final String URL_PROPERTY = "latencylab.lab.url";
+  /** The system property that holds the Lab's user name. */
+  public static final String USER_PROPERTY = "latencylab.lab.user";
+  /** The system property that holds the Lab's password (a throwaway one; never printed). */
+  public static final String PASSWORD_PROPERTY = "latencylab.lab.password";
 
   private static final Namespace NAMESPACE = Namespace.create(LabExtension.class);
+  private static final Pattern INVOCATION = Pattern.compile("#(\\d+)]$");
   private static final String PREVIOUS = "previous lab";
   private static final ThreadLocal<Lab> CURRENT = new ThreadLocal<>();
   private static volatile Lab lastStarted;
@@ -81,10 +113,47 @@ public final class LabExtension implements ParameterResolver, BeforeEachCallback
     LabConfig resolved = config != null ? config : configFrom(context);
     Store store = context.getRoot().getStore(NAMESPACE);
     // a Lab is AutoCloseable: the root store closes it when the run ends
-    Lab lab = store.getOrComputeIfAbsent("lab " + resolved, key -> Lab.start(resolved),
+    Lab lab = store.getOrComputeIfAbsent("lab " + resolved, key -> started(resolved),
         Lab.class);
     lastStarted = lab;
     return lab;
+  }
+
+  private static Lab started(LabConfig config) {
+    String exclude = config.get(Setting.CALL_SITES_EXCLUDE);
+    if (!exclude.isBlank()) {
+      CallSites.exclude(Arrays.stream(exclude.split(",")).map(String::strip)
+          .filter(p -> !p.isEmpty()).toList());
+    }
+    Lab lab = Lab.start(config);
+    expose(lab);
+    return lab;
+  }
+
+  private static void expose(Lab lab) {
+    System.setProperty(URL_PROPERTY, lab.jdbcUrl());
+    System.setProperty(USER_PROPERTY, lab.target().user());
+    System.setProperty(PASSWORD_PROPERTY, lab.target().password());
+  }
+
+  /** The report of this run, when {@code latencylab.report=true}. */
+  private Optional<LatencyReport> report(ExtensionContext context) {
+    LabConfig resolved = config != null ? config : configFrom(context);
+    if (!Boolean.parseBoolean(resolved.get(Setting.REPORT).strip())) {
+      return Optional.empty();
+    }
+    Store store = context.getRoot().getStore(NAMESPACE);
+    Path dir = Path.of(resolved.get(Setting.REPORT_DIR));
+    return Optional.of(store.getOrComputeIfAbsent("report " + dir.toAbsolutePath(),
+        key -> new LatencyReport(dir, Path.of(resolved.get(Setting.REPORT_BASELINE)),
+            Boolean.parseBoolean(resolved.get(Setting.UPDATE_BASELINE).strip())),
+        LatencyReport.class));
+  }
+
+  /** Starts the Lab before the class's tests, so that its URL is there for a framework. */
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    expose(lab(context)); // the Lab of this class, should another run have exposed its own
   }
 
   /**
@@ -182,28 +251,82 @@ public final class LabExtension implements ParameterResolver, BeforeEachCallback
 
   private void counted(Invocation<Void> invocation, Method method, ExtensionContext context)
       throws Throwable {
-    List<RoundTrips.Bound> bounds = bounds(method);
-    if (bounds.isEmpty()) {
+    Class<?> testClass = context.getRequiredTestClass();
+    RoundTrips.Spec spec = spec(method, testClass);
+    Optional<LatencyReport> report = report(context);
+    if (spec.isEmpty() && report.isEmpty()) {
       invocation.proceed();
       return;
     }
-    RoundTrips.on(lab(context)).check(bounds, method.getName() + "()", () -> {
-      invocation.proceed();
-      return null;
-    });
+    Lab lab = lab(context);
+    Series series = series(testClass, method, context.getUniqueId());
+    String[] regression = new String[1];
+    RoundTrips on = RoundTrips.on(lab);
+    (spec.includeOverhead() ? on.includingOverhead() : on).check(spec,
+        method.getName() + "()", report.isEmpty() ? null
+            : cost -> regression[0] = report.get().record(series, cost, lab.environment()),
+        () -> {
+          invocation.proceed();
+          return null;
+        });
+    if (regression[0] != null) {
+      throw new AssertionFailedError("latency regression against the baseline (if intended,"
+          + " rewrite it with -Dlatencylab.updateBaseline=true and commit it):\n"
+          + regression[0]);
+    }
   }
 
-  static List<RoundTrips.Bound> bounds(Method method) {
+  /** "AuthorServiceTest" / "listAuthors" (a template's invocations: "listAuthors[2]"). */
+  static Series series(Class<?> testClass, Method method, String uniqueId) {
+    String suite = testClass.getName().substring(testClass.getPackageName().isEmpty() ? 0
+        : testClass.getPackageName().length() + 1).replace('$', '.');
+    Matcher m = INVOCATION.matcher(uniqueId);
+    return Series.of(suite, method.getName() + (m.find() ? "[" + m.group(1) + "]" : ""),
+        java.util.Map.of());
+  }
+
+  /** The bounds, price and overhead rule of a test: its method's annotations, else its class's. */
+  static RoundTrips.Spec spec(Method method, Class<?> testClass) {
     List<RoundTrips.Bound> bounds = new ArrayList<>();
-    ExpectRoundTrips trips = method.getAnnotation(ExpectRoundTrips.class);
+    boolean includeOverhead = false;
+    ExpectRoundTrips trips = find(method, testClass, ExpectRoundTrips.class);
     if (trips != null) {
       add(bounds, RoundTrips.Unit.ROUND_TRIPS, trips.max(), trips.exactly(), method);
+      includeOverhead = trips.includeOverhead();
     }
-    ExpectStatements statements = method.getAnnotation(ExpectStatements.class);
+    ExpectStatements statements = find(method, testClass, ExpectStatements.class);
     if (statements != null) {
       add(bounds, RoundTrips.Unit.STATEMENTS, statements.max(), statements.exactly(), method);
+      includeOverhead |= statements.includeOverhead();
     }
-    return bounds;
+    RoundTrips.Cost cost = null;
+    ExpectWireCost wireCost = find(method, testClass, ExpectWireCost.class);
+    if (wireCost != null) {
+      try {
+        cost = new RoundTrips.Cost(Rtt.parse(wireCost.rtt()), wireCost.maxMillis());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(method + ": @ExpectWireCost(rtt = \""
+            + wireCost.rtt() + "\", maxMillis = " + wireCost.maxMillis() + "): "
+            + e.getMessage(), e);
+      }
+      includeOverhead |= wireCost.includeOverhead();
+    }
+    return new RoundTrips.Spec(bounds, cost, includeOverhead);
+  }
+
+  private static <A extends java.lang.annotation.Annotation> A find(Method method,
+      Class<?> testClass, Class<A> type) {
+    Optional<A> onMethod = AnnotationSupport.findAnnotation(method, type);
+    if (onMethod.isPresent()) {
+      return onMethod.get();
+    }
+    for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+      Optional<A> onClass = AnnotationSupport.findAnnotation(c, type);
+      if (onClass.isPresent()) {
+        return onClass.get();
+      }
+    }
+    return null;
   }
 
   private static void add(List<RoundTrips.Bound> bounds, RoundTrips.Unit unit, long max,

@@ -1,42 +1,69 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.LatencyModel;
+import io.github.latencylab.report.Series;
 import io.github.latencylab.wire.WireCounter;
+import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * Assertions on what a block of code costs at the wire: round trips and SQL statements,
- * counted on every connection of the Lab that {@link LabExtension} provides (or of the
- * counter given to {@link #on}). A failure lists the SQL that ran.
+ * Assertions on what a block of code costs at the wire: round trips, SQL statements, and their
+ * price at a latency, counted on every connection of the Lab that {@link LabExtension} provides
+ * (or of the counter given to {@link #on}), from every thread (a parallel stream, an executor's
+ * tasks). A failure lists the SQL that ran, the statements that repeated with the line of code
+ * that sent them, and what was not counted.
  *
  * <pre>{@code
  * List<Author> authors = RoundTrips.assertAtMost(2, () -> repository.findAll());
+ * RoundTrips.assertCostAtMost("20ms", 150, () -> service.listAuthors());
  * }</pre>
  *
- * <p>Counts cover everything the Lab's connections do while the block runs; run such tests
- * one at a time (JUnit's default), not in parallel with other tests on the same Lab.
+ * <p>Not counted unless asked ({@link #includingOverhead()}, {@code includeOverhead = true} on
+ * the annotations): connection set-up, validation, pool and driver housekeeping ({@link
+ * io.github.latencylab.wire.Overhead}), so that a pool's timing cannot change a count.
+ *
+ * <p>Counted blocks on one Lab take turns (a lock per Lab), so tests run in parallel do not mix
+ * their counts; what other tests do outside a counted block (their set-up) still counts if it
+ * happens meanwhile: seed in {@code @BeforeAll}, or keep such tests on one thread. A task that
+ * a counted block starts on another thread is counted, but must not start a counted block of
+ * its own.
  */
 public final class RoundTrips {
 
   private final WireCounter counter;
+  private final Rtt measuredAt;
+  private final boolean includeOverhead;
 
-  private RoundTrips(WireCounter counter) {
+  private RoundTrips(WireCounter counter, Rtt measuredAt, boolean includeOverhead) {
     this.counter = Objects.requireNonNull(counter, "counter");
+    this.measuredAt = measuredAt;
+    this.includeOverhead = includeOverhead;
   }
 
   /** Assertions on {@code counter}, e.g. {@code lab.wire(connection)} for one connection. */
   public static RoundTrips on(WireCounter counter) {
-    return new RoundTrips(counter);
+    return new RoundTrips(counter, Rtt.ZERO, false);
   }
 
   /** Assertions on every connection of {@code lab}. */
   public static RoundTrips on(Lab lab) {
-    return new RoundTrips(lab.wire());
+    return new RoundTrips(lab.wire(), lab.rtt(), false);
+  }
+
+  /** These assertions, counting connection set-up, validation and housekeeping too. */
+  public RoundTrips includingOverhead() {
+    return new RoundTrips(counter, measuredAt, true);
   }
 
   /** Runs {@code code}; fails if it made more than {@code max} round trips. */
@@ -67,6 +94,19 @@ public final class RoundTrips {
   /** Runs {@code code} and returns its value; fails if it executed more than {@code max}. */
   public static <T> T assertStatementsAtMost(long max, ThrowingSupplier<T> code) {
     return current().statementsAtMost(max, code);
+  }
+
+  /**
+   * Runs {@code code}; fails if, priced at {@code rtt} ("20ms"), it costs more than {@code
+   * maxMillis}: its time plus its round trips x the RTT it would add ({@link ExpectWireCost}).
+   */
+  public static void assertCostAtMost(String rtt, double maxMillis, Executable code) {
+    current().costAtMost(Rtt.parse(rtt), maxMillis, code);
+  }
+
+  /** The same, returning the block's value. */
+  public static <T> T assertCostAtMost(String rtt, double maxMillis, ThrowingSupplier<T> code) {
+    return current().costAtMost(Rtt.parse(rtt), maxMillis, code);
   }
 
   /** Fails if {@code code} made more than {@code max} round trips. */
@@ -105,8 +145,18 @@ public final class RoundTrips {
     return check(Bound.exactly(Unit.STATEMENTS, expected), null, code);
   }
 
+  /** Fails if {@code code}, priced at {@code rtt}, costs more than {@code maxMillis}. */
+  public void costAtMost(Rtt rtt, double maxMillis, Executable code) {
+    costAtMost(rtt, maxMillis, asSupplier(code));
+  }
+
+  public <T> T costAtMost(Rtt rtt, double maxMillis, ThrowingSupplier<T> code) {
+    return check(new Spec(List.of(), new Cost(rtt, maxMillis), includeOverhead), null, null,
+        code);
+  }
+
   private static RoundTrips current() {
-    return new RoundTrips(LabExtension.currentLab().wire());
+    return on(LabExtension.currentLab());
   }
 
   private static ThrowingSupplier<Void> asSupplier(Executable code) {
@@ -117,31 +167,63 @@ public final class RoundTrips {
     };
   }
 
-  /** Runs {@code code} and checks every bound; {@code subject} names it in the message. */
-  <T> T check(Bound bound, String subject, ThrowingSupplier<T> code) {
-    return check(List.of(bound), subject, code);
+  private <T> T check(Bound bound, String subject, ThrowingSupplier<T> code) {
+    return check(new Spec(List.of(bound), null, includeOverhead), subject, null, code);
   }
 
-  <T> T check(List<Bound> bounds, String subject, ThrowingSupplier<T> code) {
-    WireStats before = counter.snapshot();
-    T value;
+  /**
+   * Runs {@code code}, counted, then hands what it cost to {@code recorder} (if any) and checks
+   * {@code spec}; {@code subject} names the block in the message.
+   */
+  <T> T check(Spec spec, String subject, Consumer<Measurement> recorder,
+      ThrowingSupplier<T> code) {
+    Measurement.Measured<T> measured;
     try {
-      value = code.get();
+      measured = Measurement.run(counter, measuredAt, spec.includeOverhead(), code);
     } catch (Throwable t) {
       throw RoundTrips.<RuntimeException>rethrow(t);
     }
-    WireStats cost = counter.snapshot().minus(before);
-    for (Bound bound : bounds) {
+    Measurement m = measured.cost();
+    if (recorder != null) {
+      recorder.accept(m);
+    }
+    String prefix = subject == null ? "" : subject + ": ";
+    WireStats cost = m.counted();
+    for (Bound bound : spec.bounds()) {
       long actual = bound.unit() == Unit.ROUND_TRIPS ? cost.roundTrips() : cost.statements();
       if (!bound.accepts(actual)) {
-        List<String> sql = counter.sqlSince(before);
-        String message = (subject == null ? "" : subject + ": ") + "expected "
-            + bound.describe() + ", but " + describe(cost, bound.unit()) + "; the SQL, read"
-            + " at the wire:\n" + SqlListing.of(sql, cost.statements());
+        String message = prefix + "expected " + bound.describe() + ", but "
+            + describe(cost, bound.unit()) + "; the SQL, read at the wire:\n"
+            + details(m);
         throw new AssertionFailedError(message, bound.limit(), actual);
       }
     }
-    return value;
+    if (spec.cost() != null) {
+      Cost c = spec.cost();
+      LatencyModel model = m.model(Series.of("block", subject == null ? "block" : subject,
+          java.util.Map.of()));
+      double priced = model.timeMs(c.rtt().millis());
+      if (priced > c.maxMillis()) {
+        String message = prefix + String.format(Locale.ROOT, "expected a wire cost of at most"
+            + " %s at %s, but it is %s = %s (the time measured at %s + %s x %s)%n"
+            + "  %s%n  priced %s%nthe SQL, read at the wire:%n%s",
+            Format.duration(c.maxMillis()), c.rtt(), Format.duration(priced),
+            model.describe(c.rtt().millis()), m.measuredAt, plural(cost.roundTrips(),
+                "round trip"), c.rtt(), m.countsLine(), m.pricedLine(model),
+            details(m));
+        throw new AssertionFailedError(message, c.maxMillis(), priced);
+      }
+    }
+    return measured.value();
+  }
+
+  /** The listing of the statements that count, the repeated shapes, the overhead. */
+  static String details(Measurement m) {
+    List<WireStatement> counted = m.countedStatements();
+    List<String> sql = new ArrayList<>(counted.size());
+    counted.forEach(s -> sql.add(s.sql()));
+    return SqlListing.of(sql, m.counted().statements()) + Repeats.section(counted)
+        + m.overheadLine();
   }
 
   private static String describe(WireStats cost, Unit unit) {
@@ -153,7 +235,7 @@ public final class RoundTrips {
   }
 
   static String plural(long n, String what) {
-    return n + " " + what + (n == 1 ? "" : "s");
+    return Format.count(n) + " " + what + (n == 1 ? "" : "s");
   }
 
   @SuppressWarnings("unchecked")
@@ -168,6 +250,25 @@ public final class RoundTrips {
 
     Unit(String noun) {
       this.noun = noun;
+    }
+  }
+
+  /** What a counted block must respect: bounds on counts, a price, overhead counted or not. */
+  record Spec(List<Bound> bounds, Cost cost, boolean includeOverhead) {
+
+    boolean isEmpty() {
+      return bounds.isEmpty() && cost == null;
+    }
+  }
+
+  /** At most {@code maxMillis} priced at {@code rtt}. */
+  record Cost(Rtt rtt, double maxMillis) {
+
+    Cost {
+      if (!(maxMillis >= 0) || Double.isInfinite(maxMillis)) {
+        throw new IllegalArgumentException("A wire cost's maxMillis must be a finite number of"
+            + " milliseconds, 0 or more, got " + maxMillis);
+      }
     }
   }
 

@@ -66,6 +66,12 @@ final class HtmlReport {
    */
   static String render(Results results, BaselineComparison comparison,
       List<SvgCharts.Chart> charts) {
+    return render(results, comparison, charts, List.of());
+  }
+
+  /** The same, with {@code sections} after the tables. */
+  static String render(Results results, BaselineComparison comparison,
+      List<SvgCharts.Chart> charts, List<ReportWriter.Section> sections) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
@@ -85,15 +91,19 @@ final class HtmlReport {
     meta.add(results.cells().size() + " cells");
     h.append(esc(String.join(" \u00b7 ", meta))).append("</p>\n");
 
-    h.append("<p class=\"note\">Each cell is the mean time of one operation (JMH) at one added"
-        + " round-trip time L. Round trips and statements per operation are counted at the"
-        + " socket and do not depend on L. An operation that makes R round trips takes about"
-        + " <b>T(L) = T0 + R \u00d7 L</b>: the gap between strategies grows with L by their"
-        + " difference in round trips. <i>Italic cells marked *</i> are <b>predicted</b> by"
-        + " that model fitted on the same row's measured cells (or scaled from a smaller size),"
-        + " not measured, because measuring them would take too long; hover over one to see"
-        + " from what. Column headers give the RTT set and what it really added, measured. See"
-        + " docs/reading-results.md.</p>\n");
+    if (MarkdownReport.isTests(results)) {
+      h.append("<p class=\"note\">").append(esc(MarkdownReport.TESTS_NOTE)).append("</p>\n");
+    } else {
+      h.append("<p class=\"note\">Each cell is the mean time of one operation (JMH) at one added"
+          + " round-trip time L. Round trips and statements per operation are counted at the"
+          + " socket and do not depend on L. An operation that makes R round trips takes about"
+          + " <b>T(L) = T0 + R \u00d7 L</b>: the gap between strategies grows with L by their"
+          + " difference in round trips. <i>Italic cells marked *</i> are <b>predicted</b> by"
+          + " that model fitted on the same row's measured cells (or scaled from a smaller size),"
+          + " not measured, because measuring them would take too long; hover over one to see"
+          + " from what. Column headers give the RTT set and what it really added, measured. See"
+          + " docs/reading-results.md.</p>\n");
+    }
 
     if (comparison != null) {
       h.append("<h2>Baseline check</h2>\n<p><span class=\"status ")
@@ -125,6 +135,10 @@ final class HtmlReport {
         h.append("</div>\n");
       }
     });
+    for (ReportWriter.Section section : sections) {
+      h.append("<h2>").append(esc(section.title())).append("</h2>\n<pre>")
+          .append(esc(section.text())).append("</pre>\n");
+    }
     environment(h, results.environment(), results.profile());
     h.append("</main>\n</body>\n</html>\n");
     return h.toString();

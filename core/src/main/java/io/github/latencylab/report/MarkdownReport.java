@@ -21,6 +21,12 @@ final class MarkdownReport {
 
   /** The report, with a baseline comparison's summary and findings when there is one. */
   static String render(Results results, BaselineComparison comparison) {
+    return render(results, comparison, List.of());
+  }
+
+  /** The same, with {@code sections} after the tables. */
+  static String render(Results results, BaselineComparison comparison,
+      List<ReportWriter.Section> sections) {
     StringBuilder md = new StringBuilder();
     if (comparison != null) {
       md.append("### Baseline check\n\n").append(comparison.summary()).append("\n\n");
@@ -32,15 +38,34 @@ final class MarkdownReport {
     }
     ReportWriter.bySuite(results).forEach((suite, cells) ->
         md.append(suiteTable(suite, cells)).append('\n'));
-    md.append("Time per operation (JMH mean). Round trips and statements per operation are"
-        + " counted at the socket; server/op: the server's counters per operation (commits, WAL"
-        + " bytes and flushes, temp bytes, blocks read, cache hit ratio), database-wide deltas."
-        + " *Italic cells with an asterisk* are predicted by the model"
-        + " T(L) = T0 + round trips x L fitted on the same row's measured cells (or scaled"
-        + " from a smaller size, ≈), not measured: a point that would take too long.\n\n");
+    if (isTests(results)) {
+      md.append(TESTS_NOTE).append("\n\n");
+    } else {
+      md.append("Time per operation (JMH mean). Round trips and statements per operation are"
+          + " counted at the socket; server/op: the server's counters per operation (commits, WAL"
+          + " bytes and flushes, temp bytes, blocks read, cache hit ratio), database-wide deltas."
+          + " *Italic cells with an asterisk* are predicted by the model"
+          + " T(L) = T0 + round trips x L fitted on the same row's measured cells (or scaled"
+          + " from a smaller size, ≈), not measured: a point that would take too long.\n\n");
+    }
+    for (ReportWriter.Section section : sections) {
+      md.append("### ").append(section.title()).append("\n\n```\n").append(section.text());
+      md.append(section.text().endsWith("\n") ? "" : "\n").append("```\n\n");
+    }
     md.append(environment(results.environment(), results.profile()));
     return md.toString();
   }
+
+  /** Results of users' tests (the JUnit extension's report), not of benchmarks. */
+  static boolean isTests(Results results) {
+    return "tests".equals(results.kind());
+  }
+
+  static final String TESTS_NOTE = "One row per test: its round trips and statements counted at"
+      + " the wire (connection set-up, validation and pool housekeeping not counted), its time"
+      + " measured once at the Lab's added RTT (0 ms: the test's own wall time), and *in"
+      + " italics with an asterisk* its cost priced by the model T(L) = T(measured) + round"
+      + " trips x L, not measured. The baseline gates round trips and statements, never time.";
 
   static String suiteTable(String suite, List<Cell> cells) {
     List<Rtt> rtts = ReportWriter.rtts(cells);

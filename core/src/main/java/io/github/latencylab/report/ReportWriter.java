@@ -42,6 +42,19 @@ public final class ReportWriter {
    */
   public static List<Path> write(Results results, Path dir, BaselineComparison comparison)
       throws IOException {
+    return write(results, dir, comparison, List.of());
+  }
+
+  /**
+   * A titled block of preformatted text the pages show after the tables, e.g. where a test's
+   * round trips come from.
+   */
+  public record Section(String title, String text) {
+  }
+
+  /** The same, with {@code sections} after the tables of report.md and report.html. */
+  public static List<Path> write(Results results, Path dir, BaselineComparison comparison,
+      List<Section> sections) throws IOException {
     Path charts = dir.resolve("charts");
     Files.createDirectories(charts);
     List<Path> written = new ArrayList<>();
@@ -49,11 +62,11 @@ public final class ReportWriter {
     results.write(json);
     written.add(json);
     Path md = dir.resolve("report.md");
-    Files.writeString(md, MarkdownReport.render(results, comparison));
+    Files.writeString(md, MarkdownReport.render(results, comparison, sections));
     written.add(md);
     List<SvgCharts.Chart> all = SvgCharts.all(results);
     Path html = dir.resolve("report.html");
-    Files.writeString(html, HtmlReport.render(results, comparison, all));
+    Files.writeString(html, HtmlReport.render(results, comparison, all, sections));
     written.add(html);
     for (SvgCharts.Chart c : all) {
       Path svg = charts.resolve(c.fileName());

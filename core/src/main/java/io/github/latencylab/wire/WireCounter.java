@@ -2,13 +2,24 @@ package io.github.latencylab.wire;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Counts round trips, statements and bytes for one connection, or for every connection of a
  * Lab (then the {@code parent} of each connection's counter), and keeps the SQL of the last
  * {@value #SQL_KEPT} statements. Thread-safe; read it with {@link #snapshot()}.
+ *
+ * <p>While it {@link #tracing traces}, each round trip and statement is also tagged with who
+ * asked for it: the application's call site ({@link CallSites}) and, for connection set-up,
+ * validation, pool and driver housekeeping, its {@link Overhead}, counted apart
+ * ({@link #overhead(Overhead)}). Tracing walks the writing thread's stack once per round trip,
+ * so it is off unless asked for (the JUnit extension's counted sections turn it on; the
+ * benchmarks never do).
  */
 public final class WireCounter {
 
@@ -19,10 +30,18 @@ public final class WireCounter {
   private final AtomicLong statements = new AtomicLong();
   private final AtomicLong bytesSent = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
-  private final ArrayDeque<String> sql = new ArrayDeque<>();
+  private final ArrayDeque<WireStatement> sql = new ArrayDeque<>();
   private final FrontendTap tap;
+  private final Map<Overhead, AtomicLong[]> overhead = new EnumMap<>(Overhead.class);
+  private final AtomicInteger tracers = new AtomicInteger();
+  private final ReentrantLock countingLock = new ReentrantLock();
+  private static final AtomicInteger CONNECTIONS = new AtomicInteger();
+  private final int connectionNumber;
   // true once the client wrote since it last received: the next data it reads ends a round trip
   private volatile boolean awaitingReply;
+  // of a connection's counter: who asked for the round trip under way (null when not tracing)
+  private volatile CallSites.Origin origin;
+  private long tripsStarted;
 
   public WireCounter() {
     this(null);
@@ -31,6 +50,59 @@ public final class WireCounter {
   private WireCounter(WireCounter parent) {
     this.parent = parent;
     this.tap = parent == null ? null : new FrontendTap(this::executed);
+    this.connectionNumber = parent == null ? 0 : CONNECTIONS.incrementAndGet();
+    for (Overhead o : Overhead.values()) {
+      // round trips, statements, bytes sent, bytes received
+      overhead.put(o, new AtomicLong[] {new AtomicLong(), new AtomicLong(), new AtomicLong(),
+          new AtomicLong()});
+    }
+  }
+
+  /**
+   * Starts tracing (call sites and {@link Overhead}) on this counter and, for a Lab's counter,
+   * on all its connections, for good: a round trip that a pool's thread starts just before a
+   * counted block and that ends inside it must be known for what it is, so tracing never stops
+   * once a test asked for it. The benchmarks never ask.
+   */
+  public void trace() {
+    tracers.set(1);
+  }
+
+  /**
+   * The lock of this counter's Lab (a connection's counter gives its Lab's): held while a
+   * block is counted ({@code RoundTrips}, the JUnit extension), so that two tests counting on
+   * the same Lab at once, in parallel, take turns instead of mixing their counts.
+   */
+  public ReentrantLock countingLock() {
+    return parent == null ? countingLock : parent.countingLock;
+  }
+
+  private boolean traces() {
+    return tracers.get() > 0 || (parent != null && parent.tracers.get() > 0);
+  }
+
+  /** What {@code kind} of overhead has cost so far, while tracing (bytes included). */
+  public WireStats overhead(Overhead kind) {
+    AtomicLong[] t = overhead.get(kind);
+    return new WireStats(t[0].get(), t[1].get(), t[2].get(), t[3].get());
+  }
+
+  /** Every kind of overhead so far, in the order of {@link Overhead}. */
+  public Map<Overhead, WireStats> overhead() {
+    Map<Overhead, WireStats> all = new EnumMap<>(Overhead.class);
+    for (Overhead o : Overhead.values()) {
+      all.put(o, overhead(o));
+    }
+    return all;
+  }
+
+  private void addOverhead(Overhead kind, int field, long n) {
+    if (kind != null && n != 0) {
+      overhead.get(kind)[field].addAndGet(n);
+      if (parent != null) {
+        parent.overhead.get(kind)[field].addAndGet(n);
+      }
+    }
   }
 
   /** A counter for one connection that also adds to this one. */
@@ -42,7 +114,15 @@ public final class WireCounter {
     if (len <= 0) {
       return;
     }
+    if (!awaitingReply) { // a new round trip: who asks for it?
+      tripsStarted++;
+      origin = traces() ? CallSites.origin() : null;
+    }
     awaitingReply = true;
+    CallSites.Origin o = origin;
+    if (o != null) {
+      addOverhead(o.overhead(), 2, len);
+    }
     bytesSent.addAndGet(len);
     if (parent != null) {
       parent.bytesSent.addAndGet(len);
@@ -63,20 +143,31 @@ public final class WireCounter {
       trips = 1;
       roundTrips.incrementAndGet();
     }
+    CallSites.Origin o = origin;
+    if (o != null) {
+      addOverhead(o.overhead(), 0, trips);
+      addOverhead(o.overhead(), 3, bytes);
+    }
     if (parent != null) {
       parent.bytesReceived.addAndGet(bytes);
       parent.roundTrips.addAndGet(trips);
     }
   }
 
-  private void executed(String statement) {
+  private void executed(String text) {
+    CallSites.Origin o = origin;
+    WireStatement statement = new WireStatement(text, o == null ? null : o.callSite(),
+        o == null ? null : o.overhead(), connectionNumber + "." + tripsStarted);
+    if (o != null) {
+      addOverhead(o.overhead(), 1, 1);
+    }
     record(statement);
     if (parent != null) {
       parent.record(statement);
     }
   }
 
-  private void record(String statement) {
+  private void record(WireStatement statement) {
     synchronized (sql) {
       statements.incrementAndGet();
       sql.addLast(statement);
@@ -96,10 +187,18 @@ public final class WireCounter {
    * the last {@value #SQL_KEPT}).
    */
   public List<String> sqlSince(WireStats earlier) {
+    return statementsSince(earlier).stream().map(WireStatement::sql).toList();
+  }
+
+  /**
+   * The statements executed since {@code earlier} was taken, oldest first (at most the last
+   * {@value #SQL_KEPT}), with their call sites and overhead where the counter traced.
+   */
+  public List<WireStatement> statementsSince(WireStats earlier) {
     synchronized (sql) {
       long count = statements.get() - earlier.statements();
       int keep = (int) Math.min(count, sql.size());
-      List<String> all = new ArrayList<>(sql);
+      List<WireStatement> all = new ArrayList<>(sql);
       return List.copyOf(all.subList(all.size() - keep, all.size()));
     }
   }

@@ -1,0 +1,193 @@
+package io.github.latencylab.junit;
+
+import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Baseline;
+import io.github.latencylab.report.BaselineComparison;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.LatencyModel;
+import io.github.latencylab.report.ReportWriter;
+import io.github.latencylab.report.Results;
+import io.github.latencylab.report.Series;
+import io.github.latencylab.wire.SqlShape;
+import io.github.latencylab.wire.WireStatement;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The users' latency report ({@code latencylab.report=true}): every test run under the extension
+ * is a {@link Series} (its class and method) measured at the Lab's added RTT and priced by the
+ * {@link LatencyModel} at 0.5, 20 and 320 ms. When the run ends (the root store closes it),
+ * {@link ReportWriter} writes results.json, report.md and report.html with charts; each test is
+ * checked against the committed {@link Baseline} as it finishes (round trips and statements
+ * exact, {@link BaselineComparison}), or, with {@code latencylab.updateBaseline=true}, the
+ * baseline is rewritten.
+ *
+ * <p>The baseline keeps counts only: a unit test's time is not a benchmark, so it is reported,
+ * never gated.
+ */
+final class LatencyReport implements AutoCloseable {
+
+  static final String KIND = "tests";
+
+  private final Path dir;
+  private final Path baselineFile;
+  private final boolean update;
+  private final Baseline baseline;
+  private final Map<String, Recorded> tests = new LinkedHashMap<>();
+  private volatile LabEnvironment environment;
+
+  /** One test's measurement. */
+  record Recorded(Series series, Measurement cost) {
+  }
+
+  LatencyReport(Path dir, Path baselineFile, boolean update) {
+    this.dir = dir;
+    this.baselineFile = baselineFile;
+    this.update = update;
+    this.baseline = !update && Files.isRegularFile(baselineFile)
+        ? Baseline.read(baselineFile) : null;
+  }
+
+  /**
+   * Records a test; returns its regression against the baseline as one line, or null when its
+   * counts match (or nothing is compared).
+   */
+  String record(Series series, Measurement cost, LabEnvironment env) {
+    if (environment == null) {
+      environment = env;
+    }
+    Cell cell = countsOnly(cost.cell(series));
+    synchronized (tests) {
+      tests.put(cell.key(), new Recorded(series, cost));
+    }
+    if (baseline == null) {
+      return null;
+    }
+    BaselineComparison c = BaselineComparison.compare(baseline.only(Set.of(cell.key())),
+        results(List.of(cell)));
+    if (c.passed()) {
+      return null;
+    }
+    return cell.key() + ": " + c.failures().stream().map(BaselineComparison.Finding::message)
+        .collect(Collectors.joining("; ")) + "; the statements now, by call site: "
+        + byCallSite(cost.countedStatements());
+  }
+
+  /** "100 x `select ... where author_id=?` from `X`, 1 x ...": the three biggest groups. */
+  static String byCallSite(List<WireStatement> statements) {
+    Map<String, Long> groups = new LinkedHashMap<>();
+    for (WireStatement s : statements) {
+      String shape = SqlShape.of(s.sql());
+      if (!SqlShape.isTransactionControl(shape)) {
+        groups.merge("`" + SqlShape.brief(shape) + "`" + (s.callSite() == null ? ""
+            : " from `" + s.callSite() + "`"), 1L, Long::sum);
+      }
+    }
+    if (groups.isEmpty()) {
+      return "(only transaction control)";
+    }
+    return groups.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(3)
+        .map(e -> Format.count(e.getValue()) + " x " + e.getKey())
+        .collect(Collectors.joining(", "))
+        + (groups.size() > 3 ? " and " + (groups.size() - 3) + " more" : "");
+  }
+
+  /** The cell without an added RTT: a test runs at the Lab's setting, nobody measured it. */
+  private static Cell unmeasuredRtt(Cell c) {
+    return new Cell(c.series(), c.rtt(), Double.NaN, c.baselineRttMs(), c.timeMs(),
+        c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
+        c.server(), c.prediction());
+  }
+
+  private static Cell countsOnly(Cell c) {
+    return new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), Double.NaN,
+        Double.NaN, c.roundTripsPerOp(), c.statementsPerOp(), Double.NaN, c.server(), null);
+  }
+
+  private Results results(List<Cell> cells) {
+    return new Results(KIND, Instant.now().toString(), null, environment, cells);
+  }
+
+  /** Writes the report (and the baseline, when updating); called when the test run ends. */
+  @Override
+  public void close() throws IOException {
+    List<Recorded> all;
+    synchronized (tests) {
+      all = new ArrayList<>(tests.values());
+    }
+    if (all.isEmpty()) {
+      return;
+    }
+    List<Cell> cells = new ArrayList<>();
+    List<Cell> counts = new ArrayList<>();
+    StringBuilder details = new StringBuilder();
+    for (Recorded r : all) {
+      Cell measured = r.cost().cell(r.series());
+      cells.add(unmeasuredRtt(measured));
+      counts.add(countsOnly(measured));
+      LatencyModel model = LatencyModel.fit(List.of(measured));
+      for (Rtt at : Measurement.PRICED_AT) {
+        cells.add(unmeasuredRtt(model.predict(at, at.millis(), Double.NaN)));
+      }
+      details.append(r.series().key()).append(": ").append(r.cost().countsLine())
+          .append("\n  priced ").append(r.cost().pricedLine(model)).append('\n');
+      String repeated = Repeats.section(r.cost().countedStatements());
+      if (!repeated.isEmpty()) {
+        details.append(repeated.lines().map(l -> "  " + l)
+            .collect(Collectors.joining("\n", "", "\n")));
+      }
+      String overhead = r.cost().overheadLine();
+      if (!overhead.isEmpty()) {
+        details.append("  ").append(overhead);
+      }
+    }
+    BaselineComparison comparison = null;
+    if (update) {
+      Results merged = mergedWithBaseline(counts);
+      Baseline.update(merged, baselineFile);
+    } else if (baseline != null) {
+      Set<String> run = counts.stream().map(Cell::key).collect(Collectors.toSet());
+      comparison = BaselineComparison.compare(baseline.only(run), results(counts));
+    }
+    List<ReportWriter.Section> sections = new ArrayList<>();
+    if (!update && baseline == null) {
+      sections.add(new ReportWriter.Section("Baseline", "No baseline at " + baselineFile
+          + ": nothing compared. Create it with -Dlatencylab.updateBaseline=true, review it,"
+          + " commit it.\n"));
+    }
+    sections.add(new ReportWriter.Section("Where the round trips come from",
+        details.toString()));
+    try {
+      ReportWriter.write(results(cells), dir, comparison, sections);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not write the latency report into " + dir, e);
+    }
+    System.out.println("latency-lab: " + all.size() + " test" + (all.size() == 1 ? "" : "s")
+        + " priced at 0.5, 20 and 320 ms: " + dir.resolve("report.md")
+        + (update ? "; baseline rewritten: " + baselineFile
+            : comparison == null ? "; no baseline at " + baselineFile
+            : "; " + comparison.summary()));
+  }
+
+  /** The baseline's cells of tests not run now, with this run's: what an update writes. */
+  private Results mergedWithBaseline(List<Cell> counts) {
+    Map<String, Cell> merged = new LinkedHashMap<>();
+    if (Files.isRegularFile(baselineFile)) {
+      Baseline.read(baselineFile).cells().forEach(c -> merged.put(c.key(), c));
+    }
+    counts.forEach(c -> merged.put(c.key(), c));
+    return results(new ArrayList<>(merged.values()));
+  }
+}

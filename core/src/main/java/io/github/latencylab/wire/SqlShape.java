@@ -1,0 +1,78 @@
+package io.github.latencylab.wire;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The shape of a statement: its SQL with literals and parameters as {@code ?}, lists of them
+ * as {@code (...)}, and whitespace collapsed, so that the 100 child selects of an N+1 are one
+ * shape. A statement that loads many keys at once (Hibernate's batch fetch: {@code in (...)}
+ * or {@code = any (?)}) is a {@link #loadsByKeyList() key-list load}, not an N+1, however
+ * often it repeats.
+ */
+public final class SqlShape {
+
+  private static final Pattern STRING = Pattern.compile("'(?:[^']|'')*'");
+  private static final Pattern DOLLAR_PARAM = Pattern.compile("\\$\\d+");
+  private static final Pattern NUMBER =
+      Pattern.compile("(?<![\\w$.])-?\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?(?![\\w$])",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern SPACES = Pattern.compile("\\s+");
+  private static final Pattern IN_LIST =
+      Pattern.compile("(?i)\\bin\\s*\\(\\s*\\?(?:\\s*,\\s*\\?)*\\s*\\)");
+  private static final Pattern ANY = Pattern.compile("(?i)=\\s*any\\s*\\(\\s*\\?\\s*\\)");
+  private static final Pattern SELECT_LIST = Pattern.compile("(?is)^(select\\s+)(.+?)(\\s+from\\s.*)$");
+
+  private SqlShape() {
+  }
+
+  /**
+   * "select b1_0.id from book b1_0 where b1_0.author_id=?" for "... author_id=$1" or
+   * "... author_id=42"; "... where id in (...)" for any list of literals or parameters.
+   */
+  public static String of(String sql) {
+    String s = STRING.matcher(sql).replaceAll("?");
+    s = DOLLAR_PARAM.matcher(s).replaceAll("?");
+    s = NUMBER.matcher(s).replaceAll("?");
+    s = SPACES.matcher(s).replaceAll(" ").strip();
+    s = IN_LIST.matcher(s).replaceAll("in (...)");
+    s = ANY.matcher(s).replaceAll("= any (?)");
+    return s;
+  }
+
+  /**
+   * True when a statement of this shape loads rows for a list of keys ({@code in (...)},
+   * {@code = any (?)}): a batch fetch, whose repeats are batches, not an N+1.
+   */
+  public static boolean loadsByKeyList(String shape) {
+    String s = shape.toLowerCase(Locale.ROOT);
+    return s.contains("in (...)") || s.contains("= any (?)");
+  }
+
+  /** True for a SELECT (or a WITH ... SELECT): a repeat of one is a query per row. */
+  public static boolean isQuery(String shape) {
+    String s = shape.stripLeading().toLowerCase(Locale.ROOT);
+    return s.startsWith("select") || (s.startsWith("with") && !s.contains(" insert ")
+        && !s.contains(" update ") && !s.contains(" delete "));
+  }
+
+  /** True for BEGIN, COMMIT, ROLLBACK, SAVEPOINT and the like: not worth grouping. */
+  public static boolean isTransactionControl(String shape) {
+    String s = shape.strip().toLowerCase(Locale.ROOT);
+    return s.isEmpty() || s.startsWith("begin") || s.startsWith("commit")
+        || s.startsWith("rollback") || s.startsWith("savepoint") || s.startsWith("release")
+        || s.startsWith("start transaction") || s.startsWith("end");
+  }
+
+  /**
+   * The shape with a long select list shortened to {@code ...}: "select ... from book b1_0
+   * where b1_0.author_id=?".
+   */
+  public static String brief(String shape) {
+    var m = SELECT_LIST.matcher(shape);
+    if (m.matches() && m.group(2).length() > 24) {
+      return m.group(1) + "..." + m.group(3);
+    }
+    return shape;
+  }
+}

@@ -1,0 +1,20 @@
+package io.github.latencylab.wire;
+
+/**
+ * One statement read at the wire (a simple Query or an Execute), with where it came from.
+ *
+ * @param sql its SQL as sent
+ * @param callSite the first frame of the application on the stack that sent it, e.g.
+ *     {@code AuthorService.listAuthors(AuthorService.java:42)} ({@link CallSites}); null
+ *     when the counter was not tracing, "(no application frame)" when none was found
+ * @param overhead what it was if not the code's own work, else null
+ * @param roundTrip the ordinal of the round trip that carried it on its connection, with the
+ *     connection's number: statements of one batch share it
+ */
+public record WireStatement(String sql, String callSite, Overhead overhead, String roundTrip) {
+
+  /** True when it is the code's own work, not {@link Overhead}. */
+  public boolean counted() {
+    return overhead == null;
+  }
+}

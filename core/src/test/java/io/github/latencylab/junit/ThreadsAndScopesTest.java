@@ -1,0 +1,112 @@
+package io.github.latencylab.junit;
+
+import static io.github.latencylab.junit.LabExtensionTest.select;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Counting across the threads a test starts (a parallel stream on a pool, an executor on the
+ * bare DataSource), scoped to a block, and counted blocks on one Lab taking turns.
+ */
+class ThreadsAndScopesTest {
+
+  @RegisterExtension
+  static final LabExtension LAB =
+      LabExtension.withConfig(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+
+  static HikariDataSource pool;
+
+  @BeforeAll
+  static void userPool(Lab lab) {
+    pool = OverheadTest.hikari(4);
+  }
+
+  @AfterAll
+  static void closePool() {
+    pool.close();
+  }
+
+  @Test
+  @ExpectRoundTrips(exactly = 8) // one select per element, whichever thread ran it
+  void aParallelStreamOnAPoolIsCountedWhole() {
+    int sum = IntStream.rangeClosed(1, 8).parallel().map(i -> {
+      try (Connection c = pool.getConnection()) {
+        return select(c, 1);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }).sum();
+    assertThat(sum).isEqualTo(8);
+  }
+
+  @Test
+  void anExecutorsTasksAreCountedInTheBlockThatWaitsForThem(DataSource dataSource)
+      throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(3);
+    try {
+      int total = RoundTrips.assertExactly(6, () -> {
+        List<Future<Integer>> tasks = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+          tasks.add(executor.submit(() -> {
+            try (Connection c = dataSource.getConnection()) { // set-up: not counted
+              return select(c, 2);
+            }
+          }));
+        }
+        int sum = 0;
+        for (Future<Integer> task : tasks) {
+          sum += task.get();
+        }
+        return sum;
+      });
+      assertThat(total).isEqualTo(6);
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void blocksCountedAtOnceOnOneLabTakeTurns(Lab lab) throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<Integer>> both = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        int n = 3 + t;
+        both.add(executor.submit(() -> RoundTrips.on(lab).exactly(n, () -> {
+          try (Connection c = pool.getConnection()) {
+            for (int i = 0; i < n; i++) {
+              select(c, 1);
+              Thread.sleep(5); // widen the window in which the other block would mix in
+            }
+            return n;
+          }
+        })));
+      }
+      assertThat(both.get(0).get() + both.get(1).get()).isEqualTo(7);
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void aBlockScopesTheCountInsideAnAnnotatedTest(Connection connection) throws Exception {
+    select(connection, 2); // outside the block
+    RoundTrips.assertExactly(1, () -> select(connection, 1));
+  }
+}
