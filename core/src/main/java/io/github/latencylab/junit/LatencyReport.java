@@ -45,6 +45,7 @@ final class LatencyReport implements AutoCloseable {
   private final boolean update;
   private final Baseline baseline;
   private final Map<String, Recorded> tests = new LinkedHashMap<>();
+  private final Map<String, String> regressions = new LinkedHashMap<>();
   private volatile LabEnvironment environment;
 
   /** One test's measurement. */
@@ -76,12 +77,19 @@ final class LatencyReport implements AutoCloseable {
     }
     BaselineComparison c = BaselineComparison.compare(baseline.only(Set.of(cell.key())),
         results(List.of(cell)));
+    synchronized (tests) {
+      regressions.remove(cell.key());
+    }
     if (c.passed()) {
       return null;
     }
-    return cell.key() + ": " + c.failures().stream().map(BaselineComparison.Finding::message)
-        .collect(Collectors.joining("; ")) + "; the statements now, by call site: "
-        + byCallSite(cost.countedStatements());
+    String line = cell.key() + ": " + c.failures().stream()
+        .map(BaselineComparison.Finding::message).collect(Collectors.joining("; "))
+        + "; the statements now, by call site: " + byCallSite(cost.countedStatements());
+    synchronized (tests) {
+      regressions.put(cell.key(), line);
+    }
+    return line;
   }
 
   /** "100 x `select ... where author_id=?` from `X`, 1 x ...": the three biggest groups. */
@@ -124,8 +132,10 @@ final class LatencyReport implements AutoCloseable {
   @Override
   public void close() throws IOException {
     List<Recorded> all;
+    List<String> regressed;
     synchronized (tests) {
       all = new ArrayList<>(tests.values());
+      regressed = new ArrayList<>(regressions.values());
     }
     if (all.isEmpty()) {
       return;
@@ -162,6 +172,10 @@ final class LatencyReport implements AutoCloseable {
       comparison = BaselineComparison.compare(baseline.only(run), results(counts));
     }
     List<ReportWriter.Section> sections = new ArrayList<>();
+    if (!regressed.isEmpty()) {
+      sections.add(new ReportWriter.Section("Regressions against the baseline",
+          String.join("\n", regressed) + "\n"));
+    }
     if (!update && baseline == null) {
       sections.add(new ReportWriter.Section("Baseline", "No baseline at " + baselineFile
           + ": nothing compared. Create it with -Dlatencylab.updateBaseline=true, review it,"

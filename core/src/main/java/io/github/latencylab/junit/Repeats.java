@@ -29,9 +29,12 @@ final class Repeats {
   /** One shape that ran more than once. */
   record Repeat(String shape, long times, long roundTrips, Map<String, Long> callSites) {
 
-    /** A query per row, each in its own round trip, not a key-list load: an N+1. */
+    /**
+     * A query per row: a query with a key ({@code ?}), each in its own round trip, not a
+     * key-list load: an N+1. (The same query without a key, repeated, is not.)
+     */
     boolean nPlusOne() {
-      return SqlShape.isQuery(shape) && !SqlShape.loadsByKeyList(shape)
+      return SqlShape.isQuery(shape) && shape.contains("?") && !SqlShape.loadsByKeyList(shape)
           && roundTrips >= N_PLUS_ONE_TRIPS;
     }
 
@@ -48,6 +51,9 @@ final class Repeats {
       }
       if (roundTrips < times) {
         return head + " in " + RoundTrips.plural(roundTrips, "round trip") + ": batched";
+      }
+      if (SqlShape.isQuery(shape) && !shape.contains("?")) {
+        return head + ": the same query each time";
       }
       if (!SqlShape.isQuery(shape) && roundTrips >= N_PLUS_ONE_TRIPS) {
         return head + ", one round trip each: row by row; batch them (addBatch/executeBatch,"

@@ -76,6 +76,8 @@ class LatencyReportTest {
             && m.endsWith(")`")))));
     assertThat(Files.readString(report.resolve("report.md")))
         .contains("Baseline check FAILED: 2 failures, 2 cells compared")
+        .contains("### Regressions against the baseline\n\n```\nLatencyReportTest.Reported"
+            + ".queryPerAuthor @ 0ms: round trips/op 3 -> 5")
         .contains("FAIL LatencyReportTest.Reported.queryPerAuthor @ 0ms: round trips/op 3 -> 5");
   }
 
