@@ -21,7 +21,8 @@ public final class SqlShape {
   private static final Pattern IN_LIST =
       Pattern.compile("(?i)\\bin\\s*\\(\\s*\\?(?:\\s*,\\s*\\?)*\\s*\\)");
   private static final Pattern ANY = Pattern.compile("(?i)=\\s*any\\s*\\(\\s*\\?\\s*\\)");
-  private static final Pattern SELECT_LIST = Pattern.compile("(?is)^(select\\s+)(.+?)(\\s+from\\s.*)$");
+  private static final Pattern SELECT_LIST =
+      Pattern.compile("(?is)^(select\\s+)(.+?)(\\s+from\\s.*)$");
 
   private SqlShape() {
   }

@@ -59,7 +59,8 @@ class WireCostTest {
         .contains("the SQL, read at the wire:\n     1  SELECT $1::int AS author_id\n"
             + "        ... the same 9 more times (2-10)\n")
         .contains("repeated: `SELECT ?::int AS author_id` ran 10 times from"
-            + " `WireCostTest$Library.booksOfEachAuthor(WireCostTest.java:" + Library.LOOP_LINE + ")`: an N+1;"
+            + " `WireCostTest$Library.booksOfEachAuthor(WireCostTest.java:" + Library.LOOP_LINE
+            + ")`: an N+1;"
             + " fetch them in one query (join fetch, entity graph, batch fetch) or load by ids\n");
     // the price is the model's: at least the round trips' 200 ms
     assertThat((Double) failure.getActual().getValue()).isGreaterThanOrEqualTo(200);
@@ -127,7 +128,7 @@ class WireCostTest {
   /** A repository's loops, one per line that the messages name. */
   static final class Library {
 
-    static final int LOOP_LINE = 137;
+    static final int LOOP_LINE = 138;
 
     static int booksOfEachAuthor(Connection c, int authors) throws Exception {
       int found = 0;
