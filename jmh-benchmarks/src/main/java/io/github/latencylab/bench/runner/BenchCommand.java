@@ -134,8 +134,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     List<Rtt> sweep = rtts != null ? new ArrayList<>(new TreeSet<>(rtts))
         : profile.rtts != null ? profile.rtts : declaredRtts(plan);
-    Budget budget = new Budget(budgetSeconds == null
-        ? profile.cellBudget : Duration.ofSeconds(budgetSeconds));
+    Profile.Budget budget = budgetSeconds == null ? profile.cellBudget
+        : profile.cellBudget.withLimit(Duration.ofSeconds(budgetSeconds));
     Files.createDirectories(out);
     Path jmhLog = out.resolve("jmh-output.txt");
     Files.deleteIfExists(jmhLog);
@@ -277,13 +277,6 @@ public final class BenchCommand implements Callable<Integer> {
         + "': expected quick, full or verify");
   }
 
-  /** How long a cell may take: its iterations within a time limit. */
-  record Budget(Duration limit) {
-    boolean fits(Planned p, double opMs) {
-      return p.iterations().estimatedCellMs(opMs) <= limit.toMillis();
-    }
-  }
-
   /**
    * One benchmark method with one value for each of its parameters but the RTT, and its
    * iterations.
@@ -348,14 +341,14 @@ public final class BenchCommand implements Callable<Integer> {
    * fitted on the series' measured cells (at lower RTTs), or else scaled from a smaller size
    * at this RTT.
    */
-  static Cell predict(Planned p, MeasuredRtt rtt, List<Cell> done, Budget budget) {
+  static Cell predict(Planned p, MeasuredRtt rtt, List<Cell> done, Profile.Budget budget) {
     List<Cell> measured = done.stream()
         .filter(c -> !c.predicted() && c.series().equals(p.series()) && LatencyModel.canUse(c))
         .toList();
     if (!measured.isEmpty()) {
       Cell moved = LatencyModel.fit(measured).predict(rtt.rtt(), rtt.addedMs(),
           rtt.baselineMs());
-      return budget.fits(p, moved.timeMs()) ? null : moved;
+      return budget.fits(p, rtt.rtt(), moved.timeMs()) ? null : moved;
     }
     double size = p.series().size().orElse(0);
     Cell smaller = null;
@@ -370,7 +363,7 @@ public final class BenchCommand implements Callable<Integer> {
       return null;
     }
     Cell scaled = LatencyModel.scale(smaller, p.series());
-    return scaled.timeMs() <= 0 || budget.fits(p, scaled.timeMs()) ? null : scaled;
+    return scaled.timeMs() <= 0 || budget.fits(p, rtt.rtt(), scaled.timeMs()) ? null : scaled;
   }
 
   /**

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.Test;
 /** The runner's planning and prediction, on fixed inputs. */
 class BenchRunnerTest {
 
-  private static final BenchCommand.Budget QUICK =
-      new BenchCommand.Budget(Duration.ofSeconds(15));
+  private static final Profile.Budget QUICK = Profile.QUICK.cellBudget;
 
   private static MeasuredRtt measured(String rtt, double addedMs) {
     return new MeasuredRtt(Rtt.parse(rtt), addedMs, 0.2);
@@ -37,6 +36,22 @@ class BenchRunnerTest {
       double timeMs, double roundTrips) {
     return Cell.measured(series(strategy, rows), Rtt.parse(rtt), addedMs, 0.2, timeMs, 0.1,
         roundTrips, roundTrips, 1000);
+  }
+
+  @Test
+  void verifyMeasuresUpTo20msAndPredictsAbove() {
+    Cell at05 = cell("copyCsv", "1000", "0.5ms", 0.5, 9, 2);
+    Cell at20 = cell("copyCsv", "1000", "20ms", 19.8, 47, 2);
+    // two round trips at 320 ms fit the 10 s budget, but verify does not measure there
+    Cell predicted = BenchCommand.predict(planned("copyCsv", "1000"), measured("320ms", 319.9),
+        List.of(at05, at20), Profile.VERIFY.cellBudget);
+    assertThat(predicted).isNotNull();
+    assertThat(predicted.predicted()).isTrue();
+    assertThat(predicted.roundTripsPerOp()).isEqualTo(2);
+    assertThat(BenchCommand.predict(planned("copyCsv", "1000"), measured("320ms", 319.9),
+        List.of(at05, at20), QUICK)).isNull();
+    assertThat(BenchCommand.predict(planned("copyCsv", "1000"), measured("20ms", 19.8),
+        List.of(at05), Profile.VERIFY.cellBudget)).isNull();
   }
 
   @Test
