@@ -49,7 +49,7 @@ final class LatencyReport implements AutoCloseable {
   private volatile LabEnvironment environment;
 
   /** One test's measurement. */
-  record Recorded(Series series, Measurement cost) {
+  record Recorded(Series series, BlockCost cost) {
   }
 
   LatencyReport(Path dir, Path baselineFile, boolean update) {
@@ -64,7 +64,7 @@ final class LatencyReport implements AutoCloseable {
    * Records a test; returns its regression against the baseline as one line, or null when its
    * counts match (or nothing is compared).
    */
-  String record(Series series, Measurement cost, LabEnvironment env) {
+  String record(Series series, BlockCost cost, LabEnvironment env) {
     if (environment == null) {
       environment = env;
     }
@@ -148,7 +148,7 @@ final class LatencyReport implements AutoCloseable {
       cells.add(unmeasuredRtt(measured));
       counts.add(countsOnly(measured));
       LatencyModel model = LatencyModel.fit(List.of(measured));
-      for (Rtt at : Measurement.PRICED_AT) {
+      for (Rtt at : BlockCost.PRICED_AT) {
         cells.add(unmeasuredRtt(model.predict(at, at.millis(), Double.NaN)));
       }
       details.append(r.series().key()).append(": ").append(r.cost().countsLine())

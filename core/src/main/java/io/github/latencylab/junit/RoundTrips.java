@@ -175,15 +175,15 @@ public final class RoundTrips {
    * Runs {@code code}, counted, then hands what it cost to {@code recorder} (if any) and checks
    * {@code spec}; {@code subject} names the block in the message.
    */
-  <T> T check(Spec spec, String subject, Consumer<Measurement> recorder,
+  <T> T check(Spec spec, String subject, Consumer<BlockCost> recorder,
       ThrowingSupplier<T> code) {
-    Measurement.Measured<T> measured;
+    BlockCost.Measured<T> measured;
     try {
-      measured = Measurement.run(counter, measuredAt, spec.includeOverhead(), code);
+      measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(), code);
     } catch (Throwable t) {
       throw RoundTrips.<RuntimeException>rethrow(t);
     }
-    Measurement m = measured.cost();
+    BlockCost m = measured.cost();
     if (recorder != null) {
       recorder.accept(m);
     }
@@ -218,7 +218,7 @@ public final class RoundTrips {
   }
 
   /** The listing of the statements that count, the repeated shapes, the overhead. */
-  static String details(Measurement m) {
+  static String details(BlockCost m) {
     List<WireStatement> counted = m.countedStatements();
     List<String> sql = new ArrayList<>(counted.size());
     counted.forEach(s -> sql.add(s.sql()));

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.function.ThrowingSupplier;
  * {@link Overhead}) and its Lab's counting lock held: everything, the overhead by kind, the
  * statements with their call sites, and the block's time.
  */
-final class Measurement {
+final class BlockCost {
 
   /** How long a block waits for another test's counted block on the same Lab. */
   static final long LOCK_WAIT_SECONDS = 120;
@@ -38,7 +38,7 @@ final class Measurement {
   final Rtt measuredAt;
   final boolean includeOverhead;
 
-  private Measurement(WireStats total, Map<Overhead, WireStats> overhead,
+  private BlockCost(WireStats total, Map<Overhead, WireStats> overhead,
       List<WireStatement> statements, double timeMs, Rtt measuredAt, boolean includeOverhead) {
     this.total = total;
     this.overhead = overhead;
@@ -49,7 +49,7 @@ final class Measurement {
   }
 
   /** A block's value and what it cost. */
-  record Measured<T>(T value, Measurement cost) {
+  record Measured<T>(T value, BlockCost cost) {
   }
 
   /** Runs {@code code}, counting on {@code counter} at the Lab's added RTT {@code at}. */
@@ -71,7 +71,7 @@ final class Measurement {
       WireStats total = counter.snapshot().minus(before);
       Map<Overhead, WireStats> overhead = counter.overhead();
       overhead.replaceAll((kind, now) -> now.minus(overheadBefore.get(kind)));
-      return new Measured<>(value, new Measurement(total, overhead,
+      return new Measured<>(value, new BlockCost(total, overhead,
           counter.statementsSince(before), ms, at, includeOverhead));
     } finally {
       lock.unlock();
