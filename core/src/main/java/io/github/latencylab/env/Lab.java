@@ -2,6 +2,7 @@ package io.github.latencylab.env;
 
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.latency.ToxicPlan;
 import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
@@ -46,6 +47,7 @@ public final class Lab implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Lab.class);
   private static final AtomicInteger IDS = new AtomicInteger();
+  private static final AtomicInteger TOXICS = new AtomicInteger();
 
   private final String id;
   private final Backend backend;
@@ -387,6 +389,40 @@ public final class Lab implements AutoCloseable {
       throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
           + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Adds {@code toxic} to the workload's proxy, beside the RTT's toxics, until the returned
+   * handle is closed: a fault such as {@code limit_data} (cut after so many bytes),
+   * {@code reset_peer}, {@code timeout}, {@code slicer} or {@code bandwidth}, with Toxiproxy's
+   * attributes. Connections already open get it too, from now on (a {@code limit_data} counts
+   * their bytes from now). What the helpers do under each: docs/failure-behaviour.md.
+   */
+  public AddedToxic addToxic(ToxicPlan.Toxic toxic) {
+    if (attached() || backend.toxics().isEmpty()) {
+      throw new IllegalStateException("Cannot add a " + toxic.type() + " toxic: this Lab has"
+          + " no Toxiproxy of its own (" + describe() + ")");
+    }
+    ProxyToxics toxics = backend.toxics().get();
+    String name = "latency-lab-" + toxic.type() + "-" + TOXICS.incrementAndGet();
+    try {
+      toxics.add(name, toxic);
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return () -> {
+      try {
+        toxics.remove(name);
+      } catch (IOException e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+    };
+  }
+
+  /** A toxic added by {@link #addToxic}: closing it removes it. */
+  public interface AddedToxic extends AutoCloseable {
+    @Override
+    void close();
   }
 
   private void requireControl(Rtt rtt) {
