@@ -119,6 +119,7 @@ public final class Lab implements AutoCloseable {
         case EMBEDDED -> EmbeddedBackend.start(config);
         case TESTCONTAINERS -> {
           requireTestcontainers();
+          requireDockerAndImages(config, System.getenv());
           yield TestcontainersBackend.start(config);
         }
         case EXTERNAL -> ExternalBackend.start(config);
@@ -204,7 +205,14 @@ public final class Lab implements AutoCloseable {
       return config.backend();
     }
     Optional<String> missing = testcontainersMissing(config);
-    missing.ifPresent(why -> LOG.info("Backend auto: embedded, not testcontainers: {}", why));
+    // a user with Docker and without the images may expect containers: say it where a CLI shows it
+    missing.ifPresent(why -> {
+      if (why.startsWith("image ")) {
+        LOG.warn("Backend auto: embedded, not testcontainers: {}", why);
+      } else {
+        LOG.info("Backend auto: embedded, not testcontainers: {}", why);
+      }
+    });
     return resolve(BackendKind.AUTO, missing);
   }
 
@@ -230,6 +238,35 @@ public final class Lab implements AutoCloseable {
       }
     }
     return Optional.empty();
+  }
+
+  /** How long a forced testcontainers backend waits for a missing image's pull. */
+  static final java.time.Duration PULL_TIMEOUT = java.time.Duration.ofMinutes(2);
+
+  /**
+   * testcontainers forced: fail in one line when no engine answers, or an image is neither
+   * present nor pullable within {@link #PULL_TIMEOUT} (Testcontainers itself would retry a
+   * failing pull for minutes, logging stack traces).
+   */
+  static void requireDockerAndImages(LabConfig config, Map<String, String> env) {
+    if (!DockerProbe.dockerAnswers(env)) {
+      throw new IllegalStateException("Cannot start the testcontainers backend: no Docker engine"
+          + " answers (" + DockerProbe.where(env) + "): start Docker, set DOCKER_HOST, or use"
+          + " the embedded backend (" + Setting.BACKEND.property() + "=embedded)");
+    }
+    for (Setting image : new Setting[] {Setting.POSTGRES_IMAGE, Setting.TOXIPROXY_IMAGE}) {
+      String name = config.get(image);
+      if (!DockerProbe.imagePresent(env, name)) {
+        LOG.info("Pulling {} (at most {} s)", name, PULL_TIMEOUT.toSeconds());
+        DockerProbe.pull(env, name, PULL_TIMEOUT).ifPresent(why -> {
+          throw new IllegalStateException("Cannot start the testcontainers backend: image "
+              + name + " (" + image.property() + ") is not present locally and could not be"
+              + " pulled: " + why + ". Pull it where a registry is reachable, set "
+              + image.property() + " to a local image, or use the embedded backend ("
+              + Setting.BACKEND.property() + "=embedded)");
+        });
+      }
+    }
   }
 
   private static final String TESTCONTAINERS_MISSING = "Testcontainers is not on the"
