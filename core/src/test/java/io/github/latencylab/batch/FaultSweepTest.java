@@ -198,6 +198,20 @@ class FaultSweepTest {
     int inDoubtCommitted;
     int retriesRefusedAsDuplicate;
     long longestFailureMs;
+    final java.util.SortedSet<String> tables = new java.util.TreeSet<>();
+    final java.util.SortedSet<String> messages = new java.util.TreeSet<>();
+  }
+
+  // the shape of a message: numbers as N, pgjdbc's echo of a batch entry's values cut off
+  private static String shape(Throwable failure) {
+    String m = failure.getMessage().replaceAll("\\s+", " ");
+    int entry = m.indexOf("Batch entry");
+    if (entry >= 0) {
+      int aborted = m.indexOf(" was aborted: ", entry);
+      m = m.substring(0, entry) + "Batch entry N INSERT ..." + (aborted < 0 ? ""
+          : m.substring(aborted));
+    }
+    return failure.getClass().getSimpleName() + ": " + m.replaceAll("\\d+", "N");
   }
 
   /** A clean load's cost, for placing the faults across it. */
@@ -227,14 +241,25 @@ class FaultSweepTest {
     faults.shutdownNow();
     lab.close();
     StringBuilder summary = new StringBuilder("fault sweep, seed " + SEED + ", " + TRIALS
-        + " trials per helper (" + ROWS + " rows each)\nhelper | fault | trials | failed |"
-        + " in doubt, committed | retry refused as duplicate | longest failure ms\n");
-    TALLY.forEach((helper, byFault) -> byFault.forEach((fault, t) -> summary.append(helper)
-        .append(" | ").append(fault).append(" | ").append(t.trials).append(" | ")
-        .append(t.failed).append(" | ").append(t.inDoubtCommitted).append(" | ")
-        .append(t.retriesRefusedAsDuplicate).append(" | ").append(t.longestFailureMs)
-        .append('\n')));
-    System.out.print(summary);
+        + " trials per helper (" + ROWS + " rows each, socketTimeout " + SOCKET_TIMEOUT_SECONDS
+        + " s)\n\n| helper | fault | trials | failed | table after a failure | in doubt,"
+        + " committed | retry refused as duplicate | longest failure |\n|---|---|---:|---:|---|"
+        + "---:|---:|---:|\n");
+    StringBuilder messages = new StringBuilder("\nwhat the callers saw (numbers as N):\n");
+    TALLY.forEach((helper, byFault) -> {
+      java.util.SortedSet<String> seen = new java.util.TreeSet<>();
+      byFault.forEach((fault, t) -> {
+        summary.append("| ").append(helper).append(" | ").append(fault).append(" | ")
+            .append(t.trials).append(" | ").append(t.failed).append(" | ")
+            .append(String.join("; ", t.tables)).append(" | ").append(t.inDoubtCommitted)
+            .append(" | ").append(t.retriesRefusedAsDuplicate).append(" | ")
+            .append(t.failed == 0 ? "" : t.longestFailureMs + " ms").append(" |\n");
+        seen.addAll(t.messages);
+      });
+      messages.append(helper).append(":\n");
+      seen.forEach(m -> messages.append("  ").append(m).append('\n'));
+    });
+    System.out.print(summary.append(messages));
   }
 
   @ParameterizedTest
@@ -408,6 +433,12 @@ class FaultSweepTest {
       if (inDoubt) {
         tally.inDoubtCommitted++;
       }
+      tally.messages.add(shape(failure));
+      tally.tables.add(helper.allOrNothing ? (inDoubt ? "all (commit in doubt)"
+          : helper == Helper.COPY_UPSERT ? "as before" : "empty")
+          : helper == Helper.JDBC_AUTOCOMMIT_EACH_ROW
+              ? (inDoubt ? "rows before it + 1 (commit in doubt)" : "rows before it")
+              : (inDoubt ? "committed batches + 1 (commit in doubt)" : "committed batches"));
     }
     // the retry: the same call on a new connection, from where the exception says
     if (failure != null) {

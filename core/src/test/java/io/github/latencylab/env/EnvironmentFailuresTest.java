@@ -85,7 +85,7 @@ class EnvironmentFailuresTest {
         .hasMessageEndingWith(". Pull it where a registry is reachable, set"
             + " latencylab.postgres.image to a local image, or use the embedded backend"
             + " (latencylab.backend=embedded)")
-        .message().doesNotContain("\n"));
+        .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n"));
   }
 
   @Test
@@ -110,7 +110,7 @@ class EnvironmentFailuresTest {
             + corrupt + " did not start: toxiproxy-server exited with 127 on port ")
         .hasMessageEndingWith(". Fix latencylab.toxiproxy.server, or unset it to use"
             + " latency-lab's own")
-        .message().doesNotContain("\n");
+        .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n");
     Files.delete(corrupt);
   }
 
@@ -125,7 +125,7 @@ class EnvironmentFailuresTest {
         .hasMessageStartingWith("Could not start the embedded Lab: The Toxiproxy server "
             + cached + " did not start: toxiproxy-server exited with 127 on port ")
         .hasMessageEndingWith(". Delete it, and latency-lab builds it again on the next start")
-        .message().doesNotContain("\n");
+        .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n");
   }
 
   @Test
@@ -135,7 +135,8 @@ class EnvironmentFailuresTest {
         .with(Setting.TOXIPROXY_SERVER, plain.toString())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("latencylab.toxiproxy.server")
-        .hasMessageContaining("no executable file there");
+        .hasMessageContaining("no executable file there")
+        .satisfies(EnvironmentFailuresTest::show);
   }
 
   @Test
@@ -151,7 +152,7 @@ class EnvironmentFailuresTest {
     assertTimeoutPreemptively(WATCHDOG, () -> assertThatThrownBy(() -> Lab.start(config))
         .hasMessageContaining("127.0.0.1:" + closed)
         .hasMessageNotContaining(password)
-        .message().doesNotContain("\n"));
+        .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n"));
   }
 
   @Test
@@ -164,7 +165,7 @@ class EnvironmentFailuresTest {
           .hasMessageContaining("password authentication failed for user \"app_owner\"")
           .hasMessageNotContaining(wrong)
           .hasMessageNotContaining(UsersDatabase.PASSWORD)
-          .message().doesNotContain("\n"));
+          .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n"));
       assertThat(users.toxiproxy().getProxies()).as("proxies left on the user's Toxiproxy")
           .isEmpty();
     }
@@ -180,7 +181,7 @@ class EnvironmentFailuresTest {
       assertThatThrownBy(() -> Lab.start(config))
           .hasMessageContaining("127.0.0.1:" + taken.getLocalPort())
           .hasMessageContaining("address already in use")
-          .message().doesNotContain("\n");
+          .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n");
       assertThat(users.toxiproxy().getProxies()).as("proxies left on the user's Toxiproxy")
           .isEmpty();
     }
@@ -248,6 +249,11 @@ class EnvironmentFailuresTest {
     assertThat(ProcessHandle.of(lab.postmaster()).filter(ProcessHandle::isAlive))
         .as("postmaster").isEmpty();
     assertThat(lab.data()).as("data directory").doesNotExist();
+  }
+
+  // the line, as a user sees it, in the test's output
+  private static void show(Throwable e) {
+    System.out.println("one line: " + e.getMessage());
   }
 
   private static Set<Long> descendants() {
