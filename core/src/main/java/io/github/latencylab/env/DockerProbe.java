@@ -1,10 +1,12 @@
 package io.github.latencylab.env;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -70,8 +72,8 @@ final class DockerProbe {
       name = image.substring(0, colon);
       tag = image.substring(colon + 1);
     }
-    String path = "/images/create?fromImage=" + java.net.URLEncoder.encode(name,
-        StandardCharsets.UTF_8) + "&tag=" + java.net.URLEncoder.encode(tag, StandardCharsets.UTF_8);
+    String path = "/images/create?fromImage=" + URLEncoder.encode(name,
+        StandardCharsets.UTF_8) + "&tag=" + URLEncoder.encode(tag, StandardCharsets.UTF_8);
     var executor = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "latency-lab-docker-pull");
       t.setDaemon(true);
@@ -117,7 +119,7 @@ final class DockerProbe {
       channel.connect(address);
       channel.write(ByteBuffer.wrap((method + " " + path + " HTTP/1.0\r\nHost: docker\r\n"
           + "Content-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
-      java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
       ByteBuffer buffer = ByteBuffer.allocate(8192);
       while (channel.read(buffer) >= 0) {
         all.write(buffer.array(), 0, buffer.position());

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -241,7 +242,7 @@ public final class Lab implements AutoCloseable {
   }
 
   /** How long a forced testcontainers backend waits for a missing image's pull. */
-  static final java.time.Duration PULL_TIMEOUT = java.time.Duration.ofMinutes(2);
+  static final Duration PULL_TIMEOUT = Duration.ofMinutes(2);
 
   /**
    * testcontainers forced: fail in one line when no engine answers, or an image is neither
