@@ -437,6 +437,12 @@ public final class ChunkedBatchInsert {
     PSQLException server = serverError(failure);
     SQLException reported = server != null ? server : failure;
     String state = reported.getSQLState();
+    // the connection broke (08: I/O, 57P: the session terminated): no row was refused, and
+    // pgjdbc's batch echo of the first statement's values says nothing more
+    boolean connectionLost = state != null && (state.startsWith("08") || state.startsWith("57P"));
+    if (connectionLost && reported.getNextException() != null) {
+      reported = reported.getNextException();
+    }
     boolean replayable = server != null && state != null
         && (state.startsWith("22") || state.startsWith("23"));
     CopyErrorAt at = replayable ? replay(connection, server, rows) : null;
@@ -450,6 +456,7 @@ public final class ChunkedBatchInsert {
       where = "in the " + unit + " of row index " + firstRow + " to "
           + (firstRow + rows.size() - 1) + (replayable ? " (replayed alone, these rows did not"
           + " fail the same way: the failure involves rows sent before them)"
+          : connectionLost ? " (the connection failed: no row was refused)"
           : " (PostgreSQL does not say which row)");
     }
     return new SQLException(getClass().getSimpleName() + " into " + qualifiedTable() + " failed "

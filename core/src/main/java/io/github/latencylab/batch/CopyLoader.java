@@ -346,10 +346,20 @@ public final class CopyLoader {
         + quote(stagingName) + " ON COMMIT DROP AS SELECT " + select + " FROM "
         + qualifiedTable() + " WITH NO DATA", "create the staging table");
     copy(connection, staging, stagingName, rows, assertTypes);
-    run(st, "INSERT INTO " + qualifiedTable() + " " + columns + " SELECT " + select + " FROM "
-        + staging + " ON CONFLICT " + keys + " " + action + "; DROP TABLE " + staging + "; "
-        + (autoCommit ? "COMMIT" : "RELEASE SAVEPOINT " + SAVEPOINT),
-        "insert or update from the staging table (PostgreSQL does not say which row)");
+    try {
+      run(st, "INSERT INTO " + qualifiedTable() + " " + columns + " SELECT " + select + " FROM "
+          + staging + " ON CONFLICT " + keys + " " + action + "; DROP TABLE " + staging + "; "
+          + (autoCommit ? "COMMIT" : "RELEASE SAVEPOINT " + SAVEPOINT),
+          "insert or update from the staging table");
+    } catch (SQLException e) {
+      String state = String.valueOf(e.getSQLState());
+      // the COMMIT rides with this statement: a broken connection leaves it in doubt
+      throw new SQLException(e.getMessage().replaceFirst(" from the staging table: ",
+          " from the staging table " + (state.startsWith("08") || state.startsWith("57P")
+              ? (autoCommit ? "(the connection failed: committed or not, running the upsert"
+                  + " again is safe)" : "(the connection failed)")
+              : "(PostgreSQL does not say which row)") + ": "), e.getSQLState(), e.getCause());
+    }
     return st.getUpdateCount();
   }
 

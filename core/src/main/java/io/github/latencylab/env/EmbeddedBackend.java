@@ -36,10 +36,12 @@ final class EmbeddedBackend implements Backend {
   private final PostgresTarget baseline;
   private final Path pgCtl;
   private final Path dataDirectory;
+  private final LabConfig config;
+  private Path registration;
 
   private EmbeddedBackend(EmbeddedPostgres postgres, ToxiproxyServer toxiproxy, Proxy proxy,
       PostgresTarget direct, PostgresTarget proxied, PostgresTarget baseline, Path pgCtl,
-      Path dataDirectory) {
+      Path dataDirectory, LabConfig config) {
     this.postgres = postgres;
     this.toxiproxy = toxiproxy;
     this.proxy = proxy;
@@ -48,6 +50,7 @@ final class EmbeddedBackend implements Backend {
     this.baseline = baseline;
     this.pgCtl = pgCtl;
     this.dataDirectory = dataDirectory;
+    this.config = config;
   }
 
   static EmbeddedBackend start(LabConfig config) throws IOException, InterruptedException {
@@ -64,9 +67,11 @@ final class EmbeddedBackend implements Backend {
       String upstream = "127.0.0.1:" + postgres.getPort();
       Proxy proxy = client.createProxy("postgres", "127.0.0.1:0", upstream);
       Proxy baseline = client.createProxy("postgres-baseline", "127.0.0.1:0", upstream);
-      return new EmbeddedBackend(postgres, toxiproxy, proxy, direct,
+      EmbeddedBackend backend = new EmbeddedBackend(postgres, toxiproxy, proxy, direct,
           direct.at("127.0.0.1", listenPort(proxy)), direct.at("127.0.0.1", listenPort(baseline)),
-          pgCtl, data);
+          pgCtl, data, config);
+      backend.registerPostmaster();
+      return backend;
     } catch (IOException | RuntimeException e) {
       toxiproxy.close();
       if (postgres != null) {
@@ -74,6 +79,15 @@ final class EmbeddedBackend implements Backend {
       }
       throw e;
     }
+  }
+
+  // zonky stops an orphaned postmaster only once its lock is 10 minutes old: the next start
+  // stops this one at once if this JVM dies without stopping it (Leftovers)
+  private void registerPostmaster() throws IOException {
+    Leftovers.release(registration);
+    long pid = Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0)
+        .trim());
+    registration = Leftovers.register(config, "postgres", pid, dataDirectory);
   }
 
   private static Path dataDirectory(EmbeddedPostgres postgres) throws IOException {
@@ -177,6 +191,7 @@ final class EmbeddedBackend implements Backend {
   public synchronized void restart() {
     try {
       restart(pgCtl, dataDirectory, direct.port());
+      registerPostmaster();
     } catch (IOException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
@@ -199,6 +214,7 @@ final class EmbeddedBackend implements Backend {
     toxiproxy.close();
     try {
       postgres.close();
+      Leftovers.release(registration);
     } catch (IOException e) {
       throw new IllegalStateException("Could not stop the embedded PostgreSQL", e);
     }

@@ -116,7 +116,14 @@ final class ExternalBackend implements Backend {
     if (stale != null) {
       stale.delete();
     }
-    return client.createProxy(name, config.get(Setting.TOXIPROXY_LISTEN), upstream);
+    try {
+      return client.createProxy(name, config.get(Setting.TOXIPROXY_LISTEN), upstream);
+    } catch (IOException e) {
+      throw new IOException("Toxiproxy could not create proxy " + name + " on "
+          + config.get(Setting.TOXIPROXY_LISTEN) + " (" + Setting.TOXIPROXY_LISTEN.property()
+          + "): " + e.getMessage() + (String.valueOf(e.getMessage()).contains("in use")
+          ? ": give it a free port, or port 0 for any" : ""), e);
+    }
   }
 
   // a proxy listening on every interface is reached at the API's host

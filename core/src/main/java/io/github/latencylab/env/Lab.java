@@ -2,6 +2,7 @@ package io.github.latencylab.env;
 
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.latency.ToxicPlan;
 import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,6 +48,7 @@ public final class Lab implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Lab.class);
   private static final AtomicInteger IDS = new AtomicInteger();
+  private static final AtomicInteger TOXICS = new AtomicInteger();
 
   private final String id;
   private final Backend backend;
@@ -117,6 +120,7 @@ public final class Lab implements AutoCloseable {
         case EMBEDDED -> EmbeddedBackend.start(config);
         case TESTCONTAINERS -> {
           requireTestcontainers();
+          requireDockerAndImages(config, System.getenv());
           yield TestcontainersBackend.start(config);
         }
         case EXTERNAL -> ExternalBackend.start(config);
@@ -202,7 +206,14 @@ public final class Lab implements AutoCloseable {
       return config.backend();
     }
     Optional<String> missing = testcontainersMissing(config);
-    missing.ifPresent(why -> LOG.info("Backend auto: embedded, not testcontainers: {}", why));
+    // a user with Docker and without the images may expect containers: say it where a CLI shows it
+    missing.ifPresent(why -> {
+      if (why.startsWith("image ")) {
+        LOG.warn("Backend auto: embedded, not testcontainers: {}", why);
+      } else {
+        LOG.info("Backend auto: embedded, not testcontainers: {}", why);
+      }
+    });
     return resolve(BackendKind.AUTO, missing);
   }
 
@@ -228,6 +239,35 @@ public final class Lab implements AutoCloseable {
       }
     }
     return Optional.empty();
+  }
+
+  /** How long a forced testcontainers backend waits for a missing image's pull. */
+  static final Duration PULL_TIMEOUT = Duration.ofMinutes(2);
+
+  /**
+   * testcontainers forced: fail in one line when no engine answers, or an image is neither
+   * present nor pullable within {@link #PULL_TIMEOUT} (Testcontainers itself would retry a
+   * failing pull for minutes, logging stack traces).
+   */
+  static void requireDockerAndImages(LabConfig config, Map<String, String> env) {
+    if (!DockerProbe.dockerAnswers(env)) {
+      throw new IllegalStateException("Cannot start the testcontainers backend: no Docker engine"
+          + " answers (" + DockerProbe.where(env) + "): start Docker, set DOCKER_HOST, or use"
+          + " the embedded backend (" + Setting.BACKEND.property() + "=embedded)");
+    }
+    for (Setting image : new Setting[] {Setting.POSTGRES_IMAGE, Setting.TOXIPROXY_IMAGE}) {
+      String name = config.get(image);
+      if (!DockerProbe.imagePresent(env, name)) {
+        LOG.info("Pulling {} (at most {} s)", name, PULL_TIMEOUT.toSeconds());
+        DockerProbe.pull(env, name, PULL_TIMEOUT).ifPresent(why -> {
+          throw new IllegalStateException("Cannot start the testcontainers backend: image "
+              + name + " (" + image.property() + ") is not present locally and could not be"
+              + " pulled: " + why + ". Pull it where a registry is reachable, set "
+              + image.property() + " to a local image, or use the embedded backend ("
+              + Setting.BACKEND.property() + "=embedded)");
+        });
+      }
+    }
   }
 
   private static final String TESTCONTAINERS_MISSING = "Testcontainers is not on the"
@@ -387,6 +427,40 @@ public final class Lab implements AutoCloseable {
       throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
           + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Adds {@code toxic} to the workload's proxy, beside the RTT's toxics, until the returned
+   * handle is closed: a fault such as {@code limit_data} (cut after so many bytes),
+   * {@code reset_peer}, {@code timeout}, {@code slicer} or {@code bandwidth}, with Toxiproxy's
+   * attributes. Connections already open get it too, from now on (a {@code limit_data} counts
+   * their bytes from now). What the helpers do under each: docs/failure-behaviour.md.
+   */
+  public AddedToxic addToxic(ToxicPlan.Toxic toxic) {
+    if (attached() || backend.toxics().isEmpty()) {
+      throw new IllegalStateException("Cannot add a " + toxic.type() + " toxic: this Lab has"
+          + " no Toxiproxy of its own (" + describe() + ")");
+    }
+    ProxyToxics toxics = backend.toxics().get();
+    String name = "latency-lab-" + toxic.type() + "-" + TOXICS.incrementAndGet();
+    try {
+      toxics.add(name, toxic);
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return () -> {
+      try {
+        toxics.remove(name);
+      } catch (IOException e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+    };
+  }
+
+  /** A toxic added by {@link #addToxic}: closing it removes it. */
+  public interface AddedToxic extends AutoCloseable {
+    @Override
+    void close();
   }
 
   private void requireControl(Rtt rtt) {

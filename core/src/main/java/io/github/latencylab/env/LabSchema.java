@@ -143,8 +143,14 @@ final class LabSchema implements AutoCloseable {
     try {
       return ds.getConnection();
     } catch (SQLException e) {
+      String state = String.valueOf(e.getSQLState());
+      // the fix, where the failure says which: the credentials, or the address
+      String fix = state.startsWith("28") ? ": check " + Setting.JDBC_USER.property() + " and "
+          + Setting.JDBC_PASSWORD.property() + " (or the URL's user and password)"
+          : state.startsWith("08") && !e.getMessage().contains("Check that") ? ": check the host and port of " + Setting.JDBC_URL.property()
+          + ", and that the server runs and accepts TCP connections from here" : "";
       throw new IllegalStateException("Could not connect to " + direct.redactedUrl() + " as "
-          + direct.user() + ": " + e.getMessage(), e);
+          + direct.user() + ": " + e.getMessage().strip() + fix, e);
     }
   }
 

@@ -48,6 +48,8 @@ final class ToxiproxyServer implements AutoCloseable {
   private final Path log;
   private String version = "unknown";
 
+  private Path registration;
+
   private ToxiproxyServer(Process process, int port, Path log) {
     this.process = process;
     this.port = port;
@@ -55,26 +57,40 @@ final class ToxiproxyServer implements AutoCloseable {
   }
 
   static ToxiproxyServer start(LabConfig config) throws IOException, InterruptedException {
+    Leftovers.stopOrphans(config);
     Path binary = locate(config);
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       int port = freePort();
-      Path log = Files.createTempFile("latency-lab-toxiproxy-", ".log");
-      Process process = new ProcessBuilder(binary.toString(), "-host", "127.0.0.1",
-          "-port", Integer.toString(port))
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .start();
+      // beside its registration: a killed JVM's is found and deleted there (stopOrphans)
+      Path log = Files.createTempFile(Files.createDirectories(Leftovers.runDirectory(config)),
+          "toxiproxy-", ".log");
+      Process process;
+      try {
+        process = new ProcessBuilder(binary.toString(), "-host", "127.0.0.1",
+            "-port", Integer.toString(port))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+      } catch (IOException e) {
+        Files.deleteIfExists(log);
+        throw new IOException("Cannot run the Toxiproxy server " + binary + " (" + e.getMessage()
+            .replaceFirst("^Cannot run program \"[^\"]*\": ", "") + "): " + fix(config), e);
+      }
       ToxiproxyServer server = new ToxiproxyServer(process, port, log);
       try {
         server.awaitReady(Duration.ofSeconds(15));
+        server.register(config);
         return server;
       } catch (IOException e) {
         last = e;
         server.close();
       }
     }
-    throw last;
+    // a port taken between choosing it and binding would have passed on another: the binary
+    throw new IOException("The Toxiproxy server " + binary + " did not start: "
+        + last.getMessage() + ". " + Character.toUpperCase(fix(config).charAt(0))
+        + fix(config).substring(1), last);
   }
 
   int port() {
@@ -121,8 +137,19 @@ final class ToxiproxyServer implements AutoCloseable {
         + timeout.toSeconds() + " s: " + tail(log));
   }
 
+  private static String fix(LabConfig config) {
+    return config.get(Setting.TOXIPROXY_SERVER).isBlank()
+        ? "delete it, and latency-lab builds it again on the next start"
+        : "fix " + Setting.TOXIPROXY_SERVER.property() + ", or unset it to use latency-lab's own";
+  }
+
+  private void register(LabConfig config) throws IOException {
+    registration = Leftovers.register(config, BINARY, process.pid(), log);
+  }
+
   @Override
   public void close() {
+    Leftovers.release(registration);
     process.destroy();
     try {
       if (!process.waitFor(5, TimeUnit.SECONDS)) {
@@ -163,12 +190,17 @@ final class ToxiproxyServer implements AutoCloseable {
     if (Files.isExecutable(cached)) {
       return cached;
     }
+    String state = Files.exists(cached) ? cached + " is not executable" : "latency-lab's"
+        + " Toxiproxy server is not built yet";
     // Go's own installer puts it in /usr/local/go/bin, often not on a JVM's PATH
     Path go = onPath("go").or(() -> Optional.of(Path.of("/usr/local/go/bin/go"))
-        .filter(Files::isExecutable)).orElseThrow(() -> new IllegalStateException("latency-lab's"
-        + " Toxiproxy server is not built yet and there is no Go on PATH to build it: install"
+        .filter(Files::isExecutable)).orElseThrow(() -> new IllegalStateException(state
+        + " and there is no Go on PATH to build it: install"
         + " Go 1.17 or newer (https://go.dev/dl), or set " + Setting.TOXIPROXY_SERVER.property()
         + " to a toxiproxy-server binary (whole-millisecond latency only)"));
+    if (Files.exists(cached)) {
+      LOG.warn("{}: building it again", state);
+    }
     return build(go, cached, platform);
   }
 

@@ -21,18 +21,29 @@ public final class LatencyLab implements Runnable {
     System.exit(commandLine().execute(args));
   }
 
+  @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "On a failure, print the stack trace too (also: LATENCYLAB_DEBUG set)")
+  boolean verbose;
+
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new LatencyLab());
-    // a bad setting or a Lab that cannot start is the user's to fix: say what, not a trace
+    // a bad setting or a Lab that cannot start is the user's to fix: say what in one line,
+    // exit 2; anything else is ours: one line too, exit 1; a trace only when asked
     cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-        commandLine.getErr().println("latency-lab: " + e.getMessage());
-        if (System.getenv("LATENCYLAB_DEBUG") != null) {
-          e.printStackTrace(commandLine.getErr());
-        }
-        return 2;
+      boolean users = e instanceof IllegalArgumentException || e instanceof IllegalStateException
+          || e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException
+          || e instanceof java.sql.SQLException;
+      boolean verbose = parseResult.originalArgs().contains("--verbose")
+          || System.getenv("LATENCYLAB_DEBUG") != null;
+      String message = e.getMessage() == null || e.getMessage().isBlank()
+          ? e.getClass().getName() : e.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
+      commandLine.getErr().println("latency-lab: " + (users ? "" : "internal error ("
+          + e.getClass().getSimpleName() + "): ") + message
+          + (verbose ? "" : users ? "" : " (--verbose for the stack trace)"));
+      if (verbose) {
+        e.printStackTrace(commandLine.getErr());
       }
-      throw e;
+      return users ? 2 : 1;
     });
     return cl;
   }

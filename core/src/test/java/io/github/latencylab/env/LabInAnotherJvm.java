@@ -1,0 +1,33 @@
+package io.github.latencylab.env;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+/**
+ * An embedded Lab in a JVM of its own, for {@link EnvironmentFailuresTest} to kill: prints
+ * "ready toxiproxyPid postmasterPid dataDirectory" and waits.
+ */
+public final class LabInAnotherJvm {
+
+  private LabInAnotherJvm() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+    EmbeddedBackend backend = (EmbeddedBackend) lab.backendForTests();
+    String data;
+    try (Connection c = lab.directDataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SHOW data_directory")) {
+      rs.next();
+      data = rs.getString(1);
+    }
+    String postmaster = Files.readAllLines(Path.of(data, "postmaster.pid")).get(0).trim();
+    System.out.println("ready " + backend.toxiproxyPid() + " " + postmaster + " " + data);
+    System.out.flush();
+    Thread.sleep(Long.MAX_VALUE);
+  }
+}
