@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import java.util.Map;
 import java.util.Optional;
 
 /** What a backend started: PostgreSQL, maybe a Toxiproxy proxy in front of it. */
@@ -30,6 +31,15 @@ interface Backend extends AutoCloseable {
 
   /** Why {@link #restart()} cannot work here, or empty when it can. */
   Optional<String> cannotRestart();
+
+  /**
+   * Starts PostgreSQL, down after a failed {@link #restart()}, with {@code settings} on its
+   * command line over its configuration files; throws where the backend cannot.
+   */
+  default void startWith(Map<String, String> settings) {
+    throw new IllegalStateException("the " + kind().label() + " backend cannot start"
+        + " PostgreSQL with settings on its command line");
+  }
 
   /**
    * Whether the database goes away with the backend (embedded, testcontainers): then what the

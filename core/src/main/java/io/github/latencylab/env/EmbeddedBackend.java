@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -115,6 +116,12 @@ final class EmbeddedBackend implements Backend {
   }
 
   private static void restart(Path pgCtl, Path data, int port) throws IOException {
+    pgCtl(pgCtl, data, "restart", "-p " + port);
+  }
+
+  /** pg_ctl {@code action} (restart, start) with the server options {@code options}. */
+  private static void pgCtl(Path pgCtl, Path data, String action, String options)
+      throws IOException {
     Path log = data.resolve("latency-lab-server.log");
     Path output = Files.createTempFile("latency-lab-pg_ctl-", ".log");
     try {
@@ -123,8 +130,11 @@ final class EmbeddedBackend implements Backend {
         // pg_ctl refuses root: like zonky, run it in a user namespace where it is not
         command.addAll(List.of("unshare", "-U"));
       }
-      command.addAll(List.of(pgCtl.toString(), "restart", "-D", data.toString(), "-m", "fast",
-          "-w", "-t", "60", "-l", log.toString(), "-o", "-p " + port));
+      command.addAll(List.of(pgCtl.toString(), action, "-D", data.toString()));
+      if (action.equals("restart")) {
+        command.addAll(List.of("-m", "fast"));
+      }
+      command.addAll(List.of("-w", "-t", "60", "-l", log.toString(), "-o", options));
       Process p = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(output.toFile())
@@ -132,21 +142,38 @@ final class EmbeddedBackend implements Backend {
       boolean done = p.waitFor(90, TimeUnit.SECONDS);
       if (!done || p.exitValue() != 0) {
         p.destroyForcibly();
-        throw new IOException("pg_ctl restart of the embedded PostgreSQL failed: "
-            + Files.readString(output).strip() + (Files.exists(log)
-            ? "; server log: " + tail(log) : ""));
+        throw new IOException("pg_ctl " + action + " of the embedded PostgreSQL failed: "
+            + lastWords(Files.readAllLines(output, StandardCharsets.UTF_8), "pg_ctl:")
+            + (Files.exists(log) ? "; server log: "
+            + lastWords(Files.readAllLines(log, StandardCharsets.UTF_8), "FATAL:", "PANIC:",
+                "HINT:") : ""));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IOException("Interrupted while restarting the embedded PostgreSQL", e);
+      throw new IOException("Interrupted during pg_ctl " + action
+          + " of the embedded PostgreSQL", e);
     } finally {
       Files.deleteIfExists(output);
     }
   }
 
-  private static String tail(Path log) throws IOException {
-    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-    return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+  /**
+   * The last five lines of a log on one line: those that carry one of {@code marks} (the
+   * reason, from the mark on), or all five where none does.
+   */
+  private static String lastWords(List<String> lines, String... marks) {
+    List<String> last = lines.subList(Math.max(0, lines.size() - 5), lines.size());
+    List<String> marked = new ArrayList<>();
+    for (String line : last) {
+      for (String mark : marks) {
+        int at = line.indexOf(mark);
+        if (at >= 0) {
+          marked.add(line.substring(at).strip());
+          break;
+        }
+      }
+    }
+    return String.join(" | ", marked.isEmpty() ? last : marked);
   }
 
   static int listenPort(Proxy proxy) {
@@ -200,6 +227,24 @@ final class EmbeddedBackend implements Backend {
   @Override
   public Optional<String> cannotRestart() {
     return Optional.empty();
+  }
+
+  @Override
+  public synchronized void startWith(Map<String, String> settings) {
+    StringBuilder options = new StringBuilder("-p ").append(direct.port());
+    settings.forEach((name, value) -> {
+      if (!name.matches("[a-z_.]+") || !value.matches("[A-Za-z0-9_.:+-]+")) {
+        throw new IllegalArgumentException("Cannot put " + name + "=" + value
+            + " on the command line of the embedded PostgreSQL");
+      }
+      options.append(" -c ").append(name).append('=').append(value);
+    });
+    try {
+      pgCtl(pgCtl, dataDirectory, "start", options.toString());
+      registerPostmaster();
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
   }
 
   @Override

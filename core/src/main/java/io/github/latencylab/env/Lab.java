@@ -3,6 +3,7 @@ package io.github.latencylab.env;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.latency.ToxicPlan;
+import io.github.latencylab.server.ServerRestart;
 import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
@@ -94,7 +95,7 @@ public final class Lab implements AutoCloseable {
     this.settings = new ServerSettings(plain(direct), backend.ownsDatabase()
         ? "the " + backend.kind().label() + " PostgreSQL"
         : "the external database " + direct.jdbcUrl(),
-        backend.cannotRestart().isEmpty() ? this::restartBackend : null,
+        backend.cannotRestart().isEmpty() ? new BackendRestart() : null,
         backend.cannotRestart().orElse(null), this::refreshServerInfo);
     this.shutdownHook = new Thread(this::stopBackend, "latency-lab-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -528,6 +529,19 @@ public final class Lab implements AutoCloseable {
       LOG.debug("probe connection did not close cleanly", e);
     }
     backend.restart();
+  }
+
+  /** How the Lab's server settings restart the backend's PostgreSQL. */
+  private final class BackendRestart implements ServerRestart {
+    @Override
+    public void restart() {
+      restartBackend();
+    }
+
+    @Override
+    public void startWith(Map<String, String> settings) {
+      backend.startWith(settings);
+    }
   }
 
   /** The server's version and the settings that matter for results, read once. */

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
@@ -156,7 +158,14 @@ public final class ServerSettings {
               + " on " + where + ": " + serverReason(failed));
         }
       }
-      activate(c, needsRestart);
+      try {
+        activate(c, needsRestart);
+      } catch (IllegalStateException didNotStart) {
+        if (!needsRestart) {
+          throw didNotStart;
+        }
+        throw new IllegalArgumentException(startBack(applied, rows, written, didNotStart));
+      }
     } catch (SQLException e) {
       throw new IllegalStateException("Could not change settings on " + where + ": "
           + e.getMessage(), e);
@@ -170,6 +179,37 @@ public final class ServerSettings {
       throw notInEffect;
     }
     return change;
+  }
+
+  /**
+   * After a restart with {@code applied} failed: starts the server with the values it ran with
+   * on its command line, writes postgresql.auto.conf back, restarts it as it was, and returns
+   * the one line that says so (or that it could not).
+   */
+  private String startBack(Map<String, String> applied, List<PgSetting> before,
+      Map<String, String> written, IllegalStateException didNotStart) {
+    String failed = "PostgreSQL did not start with " + join(applied.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue())) + " on " + where + ": "
+        + didNotStart.getMessage();
+    String asBefore = join(before.stream().map(r -> r.name() + "=" + r.value().replace(" ", "")));
+    Map<String, String> ranWith = new LinkedHashMap<>();
+    before.forEach(row -> ranWith.put(row.name(), row.setting()));
+    try {
+      restart.startWith(ranWith);
+      try (Connection c = direct.getConnection()) {
+        writeBack(c, written);
+      }
+      restart.restart();
+      onChange.run();
+    } catch (RuntimeException | SQLException cannotStartBack) {
+      return failed + "; starting it again with " + asBefore + " failed too: "
+          + cannotStartBack.getMessage();
+    }
+    return failed + "; it runs again with " + asBefore + ", as before";
+  }
+
+  private static String join(Stream<String> parts) {
+    return parts.collect(Collectors.joining(", "));
   }
 
   /**

@@ -65,6 +65,29 @@ class ServerSettingsTest {
   }
 
   @Test
+  void aSettingTheServerCannotStartWithIsPutBackAndTheServerRunsAgain() throws Exception {
+    String before = show("shared_buffers");
+    String source = lab.settings().get("shared_buffers").source();
+    // ALTER SYSTEM takes it (within the setting's range); the start cannot map 1 TB of memory
+    assertThatThrownBy(() -> lab.settings().set("shared_buffers", "1TB"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("PostgreSQL did not start with shared_buffers=1TB on the"
+            + " embedded PostgreSQL: pg_ctl restart of the embedded PostgreSQL failed: ")
+        .hasMessageContaining("shared memory")
+        .hasMessageEndingWith("; it runs again with shared_buffers=" + before + ", as before")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    assertThat(show("shared_buffers")).isEqualTo(before);
+    assertThat(lab.settings().get("shared_buffers").source()).isEqualTo(source);
+    assertThat(lab.settings().autoConf()).as("postgresql.auto.conf put back")
+        .doesNotContainKey("shared_buffers");
+    assertThat(lab.settings().live()).isEmpty();
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT 1")) {
+      assertThat(rs.next()).as("through the proxy, after the server came back").isTrue();
+    }
+  }
+
+  @Test
   void aReloadSettingIsAppliedToNewSessionsAndRestored() throws Exception {
     assertThat(show("work_mem")).isEqualTo("4MB");
     try (SettingChange change = lab.settings().set("work_mem", "64MB")) {
