@@ -10,8 +10,8 @@ public final class LabOptions {
 
   @Option(names = "--backend", paramLabel = "B", converter = BackendConverter.class,
       description = "auto | embedded | testcontainers | external (default: latencylab.backend"
-          + " / LATENCYLAB_BACKEND, else auto: testcontainers where Docker answers, else"
-          + " embedded)")
+          + " / LATENCYLAB_BACKEND, else auto: testcontainers where a Docker engine answers and"
+          + " has both images, else embedded; demo: embedded)")
   BackendKind backend;
 
   /** The Lab's settings from the environment, then these options. */
