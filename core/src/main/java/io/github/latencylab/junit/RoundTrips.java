@@ -11,6 +11,7 @@ import io.github.latencylab.wire.WireStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.function.Executable;
@@ -201,7 +202,7 @@ public final class RoundTrips {
     if (spec.cost() != null) {
       Cost c = spec.cost();
       LatencyModel model = m.model(Series.of("block", subject == null ? "block" : subject,
-          java.util.Map.of()));
+          Map.of()));
       double priced = model.timeMs(c.rtt().millis());
       if (priced > c.maxMillis()) {
         String message = prefix + String.format(Locale.ROOT, "expected a wire cost of at most"

@@ -5,7 +5,7 @@ package io.github.latencylab.wire;
  * wire by who asked for them (the stack of the thread that wrote): reported separately, and
  * not counted against a test's budget unless it asks ({@code includeOverhead = true}).
  *
- * <p>A {@link WireCounter} classifies only while it traces ({@link WireCounter#tracing}), as
+ * <p>A {@link WireCounter} classifies only while it traces ({@link WireCounter#trace()}), as
  * the JUnit extension's counted sections do; elsewhere (the benchmarks) everything is the
  * workload's and nothing is classified.
  */

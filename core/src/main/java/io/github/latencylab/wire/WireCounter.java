@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Lab (then the {@code parent} of each connection's counter), and keeps the SQL of the last
  * {@value #SQL_KEPT} statements. Thread-safe; read it with {@link #snapshot()}.
  *
- * <p>While it {@link #tracing traces}, each round trip and statement is also tagged with who
+ * <p>While it {@link #trace() traces}, each round trip and statement is also tagged with who
  * asked for it: the application's call site ({@link CallSites}) and, for connection set-up,
  * validation, pool and driver housekeeping, its {@link Overhead}, counted apart
  * ({@link #overhead(Overhead)}). Tracing walks the writing thread's stack once per round trip,
@@ -33,7 +33,7 @@ public final class WireCounter {
   private final ArrayDeque<WireStatement> sql = new ArrayDeque<>();
   private final FrontendTap tap;
   private final Map<Overhead, AtomicLong[]> overhead = new EnumMap<>(Overhead.class);
-  private final AtomicInteger tracers = new AtomicInteger();
+  private volatile boolean tracing;
   private final ReentrantLock countingLock = new ReentrantLock();
   private static final AtomicInteger CONNECTIONS = new AtomicInteger();
   private final int connectionNumber;
@@ -65,7 +65,7 @@ public final class WireCounter {
    * once a test asked for it. The benchmarks never ask.
    */
   public void trace() {
-    tracers.set(1);
+    tracing = true;
   }
 
   /**
@@ -78,7 +78,7 @@ public final class WireCounter {
   }
 
   private boolean traces() {
-    return tracers.get() > 0 || (parent != null && parent.tracers.get() > 0);
+    return tracing || (parent != null && parent.tracing);
   }
 
   /** What {@code kind} of overhead has cost so far, while tracing (bytes included). */
@@ -157,7 +157,7 @@ public final class WireCounter {
   private void executed(String text) {
     CallSites.Origin o = origin;
     WireStatement statement = new WireStatement(text, o == null ? null : o.callSite(),
-        o == null ? null : o.overhead(), connectionNumber + "." + tripsStarted);
+        o == null ? null : o.overhead(), connectionNumber, tripsStarted);
     if (o != null) {
       addOverhead(o.overhead(), 1, 1);
     }

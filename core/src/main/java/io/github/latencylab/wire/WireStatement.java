@@ -8,10 +8,12 @@ package io.github.latencylab.wire;
  *     {@code AuthorService.listAuthors(AuthorService.java:42)} ({@link CallSites}); null
  *     when the counter was not tracing, "(no application frame)" when none was found
  * @param overhead what it was if not the code's own work, else null
- * @param roundTrip the ordinal of the round trip that carried it on its connection, with the
- *     connection's number: statements of one batch share it
+ * @param connection the number of the connection that sent it (0: none known)
+ * @param roundTrip the ordinal of the round trip that carried it on that connection:
+ *     statements of one batch share it
  */
-public record WireStatement(String sql, String callSite, Overhead overhead, String roundTrip) {
+public record WireStatement(String sql, String callSite, Overhead overhead, int connection,
+    long roundTrip) {
 
   /** True when it is the code's own work, not {@link Overhead}. */
   public boolean counted() {
