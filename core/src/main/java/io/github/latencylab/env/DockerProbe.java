@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -48,7 +49,15 @@ final class DockerProbe {
   static String where(Map<String, String> environment) {
     String dockerHost = environment.get("DOCKER_HOST");
     return dockerHost != null && !dockerHost.isBlank() ? "DOCKER_HOST=" + dockerHost
-        : "/var/run/docker.sock, ~/.docker/run/docker.sock, ~/.docker/desktop/docker.sock";
+        : String.join(", ", sockets(environment).stream().map(Path::toString).toList());
+  }
+
+  /** The sockets an engine listens on without DOCKER_HOST: Linux, Docker Desktop, rootless. */
+  private static List<Path> sockets(Map<String, String> environment) {
+    Path home = Path.of(System.getProperty("user.home"));
+    return List.of(Path.of("/var/run/docker.sock"), home.resolve(".docker/run/docker.sock"),
+        home.resolve(".docker/desktop/docker.sock"),
+        Path.of("/run/user/" + environment.getOrDefault("UID", "0") + "/docker.sock"));
   }
 
   /**
@@ -113,10 +122,7 @@ final class DockerProbe {
   /** A whole HTTP/1.0 exchange; the reply's body. */
   private static String exchange(SocketAddress address, String method, String path)
       throws IOException {
-    StandardProtocolFamily family = address instanceof UnixDomainSocketAddress
-        ? StandardProtocolFamily.UNIX : StandardProtocolFamily.INET;
-    try (SocketChannel channel = SocketChannel.open(family)) {
-      channel.connect(address);
+    try (SocketChannel channel = connect(address)) {
       channel.write(ByteBuffer.wrap((method + " " + path + " HTTP/1.0\r\nHost: docker\r\n"
           + "Content-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
       ByteArrayOutputStream all = new ByteArrayOutputStream();
@@ -143,10 +149,7 @@ final class DockerProbe {
       };
       return address != null && status(address, "/_ping") == 200 ? address : null;
     }
-    Path home = Path.of(System.getProperty("user.home"));
-    for (Path socket : new Path[] {Path.of("/var/run/docker.sock"),
-        home.resolve(".docker/run/docker.sock"), home.resolve(".docker/desktop/docker.sock"),
-        Path.of("/run/user/" + environment.getOrDefault("UID", "0") + "/docker.sock")}) {
+    for (Path socket : sockets(environment)) {
       if (Files.exists(socket)) {
         SocketAddress address = UnixDomainSocketAddress.of(socket);
         if (status(address, "/_ping") == 200) {
@@ -159,10 +162,7 @@ final class DockerProbe {
 
   /** The HTTP status of a GET on the engine's API, or -1. */
   private static int status(SocketAddress address, String path) {
-    StandardProtocolFamily family = address instanceof UnixDomainSocketAddress
-        ? StandardProtocolFamily.UNIX : StandardProtocolFamily.INET;
-    try (SocketChannel channel = SocketChannel.open(family)) {
-      channel.connect(address);
+    try (SocketChannel channel = connect(address)) {
       channel.write(ByteBuffer.wrap(("GET " + path + " HTTP/1.0\r\nHost: docker\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII)));
       ByteBuffer reply = ByteBuffer.allocate(64);
@@ -175,6 +175,18 @@ final class DockerProbe {
       return -1;
     } catch (IOException | UnsupportedOperationException e) {
       return -1;
+    }
+  }
+
+  private static SocketChannel connect(SocketAddress address) throws IOException {
+    SocketChannel channel = SocketChannel.open(address instanceof UnixDomainSocketAddress
+        ? StandardProtocolFamily.UNIX : StandardProtocolFamily.INET);
+    try {
+      channel.connect(address);
+      return channel;
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
     }
   }
 }
