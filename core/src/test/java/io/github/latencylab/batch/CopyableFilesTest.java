@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Each helper is one file a user can copy: it compiles alone, against the JDK and pgjdbc only. */
 class CopyableFilesTest {
 
-  private static final Path SOURCES = Path.of("src/main/java/io/github/latencylab/batch");
+  private static final Path SOURCES = Path.of("../loaders/src/main/java/io/github/latencylab/batch");
   private static final List<String> HELPERS =
       List.of("ChunkedBatchInsert", "MultiRowInsert", "UnnestInsert", "CopyLoader");
 
