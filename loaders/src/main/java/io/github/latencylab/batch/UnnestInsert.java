@@ -1,33 +1,14 @@
 package io.github.latencylab.batch;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Objects;
 import java.util.StringJoiner;
-import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.postgresql.PGConnection;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Inserts rows with {@code INSERT INTO t (cols) SELECT * FROM unnest(?::type[], ...)}: one
@@ -69,85 +50,48 @@ import org.postgresql.util.ServerErrorMessage;
  * statement failed, so the helper replays that statement's rows through COPY, whose errors
  * do, and rolls the replay back (a few round trips, only on failure).
  *
- * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
- * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
+ * <p>Needs only JDBC and pgjdbc: copy this file and {@code PgValues.java} into your code base,
+ * or depend on {@code io.github.latencylab:latency-lab-loaders}. Values by column type are in
+ * {@link PgType}. Instances are immutable (each setter returns a new one), so a
  * configured helper can be kept in a constant and shared between threads.
  */
 public final class UnnestInsert {
 
-  /** Rows per statement unless {@link #rowsPerStatement(int)} says otherwise. */
-  public static final int DEFAULT_ROWS_PER_STATEMENT = 10_000;
-
   /**
-   * The column types this helper can bind, and the Java values each takes ({@code null} is
-   * SQL NULL for any of them).
-   *
-   * <ul>
-   *   <li>TEXT, VARCHAR, JSONB: {@link String} without NUL (U+0000) and without unpaired
-   *       surrogates (neither can be stored); JSONB as JSON text;
-   *   <li>INT2: {@link Short}; INT4: {@link Integer} or {@link Short}; INT8: {@link Long},
-   *       {@link Integer} or {@link Short};
-   *   <li>NUMERIC: {@link BigDecimal} (at most 131,072 digits before the point and 16,383
-   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short}; and
-   *       {@code Double.NaN}, {@code POSITIVE_INFINITY} or {@code NEGATIVE_INFINITY} for
-   *       numeric's NaN and (PostgreSQL 14 and later) infinities;
-   *   <li>FLOAT4: {@link Float}; FLOAT8: {@link Double} (NaN and infinities included);
-   *   <li>BOOL: {@link Boolean};
-   *   <li>DATE: {@link LocalDate} from 4714-11-24 BC to 5874897-12-31;
-   *       {@code LocalDate.MIN}/{@code MAX} are -infinity/infinity;
-   *   <li>TIMESTAMP: {@link LocalDateTime} from 4714-11-24 BC to 294276-12-31 23:59:59.999999,
-   *       rounded to the microsecond; {@code LocalDateTime.MIN}/{@code MAX} are
-   *       -infinity/infinity;
-   *   <li>TIMESTAMPTZ: {@link OffsetDateTime} or {@link Instant}, same range in UTC;
-   *       {@code OffsetDateTime.MIN}/{@code MAX} are -infinity/infinity;
-   *   <li>UUID: {@link UUID}; BYTEA: {@code byte[]}.
-   * </ul>
+   * The column types this helper can send. The Java values each takes ({@code null} is SQL
+   * NULL for any of them) are listed in {@code PgValues.Type} and docs/batching.md: String
+   * for the text types and JSONB, Short, Integer and Long (widening only) for INT2/4/8,
+   * BigDecimal and its kin for NUMERIC, java.time for dates and times, UUID, byte[].
    */
   public enum PgType {
     TEXT, VARCHAR, INT2, INT4, INT8, NUMERIC, FLOAT4, FLOAT8, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ,
-    UUID, BYTEA, JSONB;
-
-    String sqlName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
+    UUID, BYTEA, JSONB
   }
 
-  private final List<String> tableName;
-  private final List<String> columnNames;
-  private final List<PgType> columnTypes;
-  private final int rowsPerStatement;
+  /** Rows per statement unless {@link #rowsPerStatement(int)} says otherwise. */
+  public static final int DEFAULT_ROWS_PER_STATEMENT = 10_000;
 
-  private UnnestInsert(List<String> tableName, List<String> columnNames,
-      List<PgType> columnTypes, int rowsPerStatement) {
-    this.tableName = tableName;
-    this.columnNames = columnNames;
-    this.columnTypes = columnTypes;
+  private final int rowsPerStatement;
+  private final PgValues.Target target;
+
+  private UnnestInsert(int rowsPerStatement, PgValues.Target target) {
     this.rowsPerStatement = rowsPerStatement;
+    this.target = target;
   }
 
   /** Inserts into {@code table}, found on the search path; the name is quoted, never parsed. */
   public static UnnestInsert into(String table) {
-    return new UnnestInsert(List.of(identifier(table)), List.of(), List.of(),
-        DEFAULT_ROWS_PER_STATEMENT);
+    return new UnnestInsert(DEFAULT_ROWS_PER_STATEMENT, PgValues.Target.of(table));
   }
 
   /** Inserts into {@code schema.table}; both names are quoted as given. */
   public static UnnestInsert into(String schema, String table) {
-    return new UnnestInsert(List.of(identifier(schema), identifier(table)), List.of(),
-        List.of(), DEFAULT_ROWS_PER_STATEMENT);
+    return new UnnestInsert(DEFAULT_ROWS_PER_STATEMENT, PgValues.Target.of(schema, table));
   }
 
   /** Adds a column; each row holds its values in the order the columns were added. */
   public UnnestInsert column(String name, PgType type) {
-    Objects.requireNonNull(type, "type");
-    if (columnNames.contains(identifier(name))) {
-      throw new IllegalArgumentException("column \"" + name + "\" is listed twice");
-    }
-    List<String> names = new ArrayList<>(columnNames);
-    names.add(name);
-    List<PgType> types = new ArrayList<>(columnTypes);
-    types.add(type);
-    return new UnnestInsert(tableName, List.copyOf(names), List.copyOf(types), rowsPerStatement);
+    return new UnnestInsert(rowsPerStatement, target.column(name, PgValues.type(type)));
   }
 
   /** Rows per statement (default {@value #DEFAULT_ROWS_PER_STATEMENT}). */
@@ -155,7 +99,7 @@ public final class UnnestInsert {
     if (rows < 1) {
       throw new IllegalArgumentException("rowsPerStatement must be at least 1, got " + rows);
     }
-    return new UnnestInsert(tableName, columnNames, columnTypes, rows);
+    return new UnnestInsert(rows, target);
   }
 
   /** Rows per statement. */
@@ -163,14 +107,14 @@ public final class UnnestInsert {
     return rowsPerStatement;
   }
 
-  /** The INSERT this helper prepares, for logs and tests. */
-  public String sql() {
-    requireColumns();
-    StringJoiner arrays = new StringJoiner(", ", "unnest(", ")");
-    for (PgType type : columnTypes) {
-      arrays.add("?::" + type.sqlName() + "[]");
-    }
-    return "INSERT INTO " + qualifiedTable() + " " + columnList() + " SELECT * FROM " + arrays;
+  /**
+   * Inserts every row {@code rows} yields and returns how many; holds one statement's rows
+   * at a time, so the rows can be streamed.
+   */
+  public long load(Connection connection, Iterator<? extends Object[]> rows) throws SQLException {
+    String sql = sql(); // one text for any number of rows: prepared once
+    return PgValues.loadByStatement("UnnestInsert", target, rowsPerStatement, n -> sql,
+        this::bindArraysAndExecute, connection, rows);
   }
 
   public long load(Connection connection, Iterable<? extends Object[]> rows) throws SQLException {
@@ -181,59 +125,24 @@ public final class UnnestInsert {
     return load(connection, rows.iterator());
   }
 
-  /**
-   * Inserts every row {@code rows} yields and returns how many; holds one statement's rows
-   * at a time, so the rows can be streamed.
-   */
-  public long load(Connection connection, Iterator<? extends Object[]> rows) throws SQLException {
-    String sql = sql();
-    AllOrNothing transaction = new AllOrNothing(connection);
-    PreparedStatement middle = null; // the statement without transaction control, prepared once
-    List<Object[]> pending = new ArrayList<>();
-    long row = 0;
-    boolean first = true;
-    try {
-      while (rows.hasNext()) {
-        pending.add(checkRow(rows.next(), row));
-        row++;
-        boolean last = !rows.hasNext();
-        if (pending.size() == rowsPerStatement || last) {
-          String statement = transaction.sql(sql, first, last);
-          if (statement.equals(sql)) {
-            if (middle == null) {
-              middle = connection.prepareStatement(sql);
-            }
-            execute(connection, middle, pending);
-          } else {
-            try (PreparedStatement once = connection.prepareStatement(statement)) {
-              execute(connection, once, pending);
-            }
-          }
-          first = false;
-          pending.clear();
-        }
-      }
-      if (middle != null) {
-        middle.close();
-      }
-      transaction.done();
-    } catch (SQLException | RuntimeException | Error e) {
-      closeQuietly(middle, e);
-      transaction.undo(e);
-      if (e instanceof SQLException s && !pending.isEmpty()) {
-        throw refused(connection, s, pending, row - pending.size(), "statement");
-      }
-      throw e;
+  /** The INSERT this helper prepares, for logs and tests. */
+  public String sql() {
+    target.requireColumns();
+    StringJoiner arrays = new StringJoiner(", ", "unnest(", ")");
+    for (PgValues.Type type : target.types()) {
+      arrays.add("?::" + type.sqlName() + "[]");
     }
-    return row;
+    return "INSERT INTO " + target.qualifiedTable() + " " + target.columnList()
+        + " SELECT * FROM " + arrays;
   }
 
-  private void execute(Connection connection, PreparedStatement insert, List<Object[]> rows)
-      throws SQLException {
+  /** One array per column, bound to the statement's one parameter per column. */
+  private void bindArraysAndExecute(Connection connection, PreparedStatement insert,
+      List<Object[]> rows) throws SQLException {
     List<Array> arrays = new ArrayList<>();
     try {
-      for (int i = 0; i < columnTypes.size(); i++) {
-        Array array = array(connection, columnTypes.get(i), rows, i);
+      for (int i = 0; i < target.types().size(); i++) {
+        Array array = array(connection, target.types().get(i), rows, i);
         arrays.add(array);
         insert.setArray(i + 1, array);
       }
@@ -245,22 +154,12 @@ public final class UnnestInsert {
     }
   }
 
-  private static void closeQuietly(PreparedStatement statement, Throwable failure) {
-    if (statement != null) {
-      try {
-        statement.close();
-      } catch (SQLException e) {
-        failure.addSuppressed(e);
-      }
-    }
-  }
-
   /**
    * Column {@code i} of {@code rows} as an array pgjdbc can send: Java arrays of the
    * column's type where pgjdbc encodes them, else PostgreSQL's text form in a text[] that
    * the statement's {@code ::type[]} cast parses (no type lookups, no extra round trips).
    */
-  private static Array array(Connection connection, PgType type, List<Object[]> rows, int i)
+  private static Array array(Connection connection, PgValues.Type type, List<Object[]> rows, int i)
       throws SQLException {
     int n = rows.size();
     Object[] values = switch (type) {
@@ -276,550 +175,12 @@ public final class UnnestInsert {
     boolean asText = values instanceof String[];
     for (int r = 0; r < n; r++) {
       Object value = rows.get(r)[i];
-      values[r] = value == null || !asText ? value : text(value, type);
+      values[r] = value == null || !asText ? value : PgValues.text(value, type);
     }
     String elementType = switch (type) {
       case INT2, INT4, INT8, FLOAT4, FLOAT8, BOOL, BYTEA, VARCHAR -> type.sqlName();
       default -> "text";
     };
     return connection.createArrayOf(elementType, values);
-  }
-
-  /** The row's values checked and in the form they are sent, or an exception naming the row. */
-  private Object[] checkRow(Object[] row, long index) {
-    if (row == null) {
-      throw new IllegalArgumentException("row index " + index + " is null");
-    }
-    if (row.length != columnNames.size()) {
-      throw new IllegalArgumentException("row index " + index + " has " + row.length
-          + " values; expected " + columnNames.size() + " " + columnList());
-    }
-    Object[] checked = new Object[row.length];
-    for (int i = 0; i < row.length; i++) {
-      checked[i] = check(row[i], columnTypes.get(i), index, columnNames.get(i));
-    }
-    return checked;
-  }
-
-  private void requireColumns() {
-    if (columnNames.isEmpty()) {
-      throw new IllegalStateException("no columns: add them with column(name, type)");
-    }
-  }
-
-  private String qualifiedTable() {
-    StringJoiner name = new StringJoiner(".");
-    tableName.forEach(part -> name.add(quote(part)));
-    return name.toString();
-  }
-
-  private String columnList() {
-    StringJoiner list = new StringJoiner(", ", "(", ")");
-    columnNames.forEach(c -> list.add(quote(c)));
-    return list.toString();
-  }
-
-  // ---- transaction control rides with the statements: one round trip per statement ----
-
-  /**
-   * Makes a load of one or more statements all-or-nothing without a round trip of its own.
-   * On an autocommit connection one statement is atomic by itself; for more, BEGIN rides with
-   * the first (pgjdbc sends it in the same message flow) and COMMIT with the last. In the
-   * caller's transaction a SAVEPOINT rides with the first and its RELEASE with the last, so a
-   * failure undoes the load alone. pgjdbc learns that a transaction ended from the server's
-   * ReadyForQuery, so it knows the COMMIT it did not send.
-   */
-  private static final class AllOrNothing {
-    private static final String SAVEPOINT = "batch_load";
-
-    private final Connection connection;
-    private final boolean autoCommit;
-    private boolean started;
-
-    AllOrNothing(Connection connection) throws SQLException {
-      this.connection = connection;
-      this.autoCommit = connection.getAutoCommit();
-    }
-
-    /** {@code statement} with the transaction control that rides along with it. */
-    String sql(String statement, boolean first, boolean last) throws SQLException {
-      if (first) {
-        started = true;
-        if (autoCommit && !last) {
-          connection.setAutoCommit(false);
-        }
-      }
-      String before = first && !autoCommit ? "SAVEPOINT " + SAVEPOINT + "; " : "";
-      String after = !last || autoCommit && first ? ""
-          : autoCommit ? "; COMMIT" : "; RELEASE SAVEPOINT " + SAVEPOINT;
-      return before + statement + after;
-    }
-
-    /** After the last statement: autocommit as it was (its COMMIT has been sent already). */
-    void done() throws SQLException {
-      connection.setAutoCommit(autoCommit);
-    }
-
-    /** Undoes what the load did and restores autocommit; never hides {@code failure}. */
-    void undo(Throwable failure) {
-      if (!started) {
-        return;
-      }
-      try {
-        if (autoCommit) {
-          if (!connection.getAutoCommit()) {
-            connection.rollback();
-            connection.setAutoCommit(true);
-          }
-        } else {
-          try (Statement st = connection.createStatement()) {
-            st.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT + "; RELEASE SAVEPOINT " + SAVEPOINT);
-          }
-        }
-      } catch (SQLException | RuntimeException e) {
-        failure.addSuppressed(e);
-      }
-    }
-  }
-
-  // ---- finding the row and column of a statement PostgreSQL refused ----
-
-  /**
-   * A statement of many rows fails as a whole: PostgreSQL says what was wrong, not in which
-   * row or column. COPY's error context says both, so a value or constraint the server refused
-   * (SQLState class 22 or 23; never a broken connection or a timeout) is found by replaying
-   * the statement's rows through COPY, in text format, inside a transaction or savepoint that
-   * is always rolled back: the table stays as it was, and the few round trips this costs come
-   * only with a failure. Call it after the load is undone. If the replay does not fail the
-   * same way (the failure involved rows of an earlier statement of the load, say), the
-   * exception names the statement's rows.
-   */
-  private SQLException refused(Connection connection, SQLException failure, List<Object[]> rows,
-      long firstRow, String unit) {
-    PSQLException server = serverError(failure);
-    SQLException reported = server != null ? server : failure;
-    String state = reported.getSQLState();
-    // the connection broke (08: I/O, 57P: the session terminated): no row was refused, and
-    // pgjdbc's batch echo of the first statement's values says nothing more
-    boolean connectionLost = state != null && (state.startsWith("08") || state.startsWith("57P"));
-    if (connectionLost && reported.getNextException() != null) {
-      reported = reported.getNextException();
-    }
-    boolean replayable = server != null && state != null
-        && (state.startsWith("22") || state.startsWith("23"));
-    CopyErrorAt at = replayable ? replay(connection, server, rows) : null;
-    String where;
-    if (at != null && at.line() >= 1 && at.line() <= rows.size()) {
-      where = "at row index " + (firstRow + at.line() - 1)
-          + (at.column() == null ? "" : ", column \"" + at.column() + "\"");
-    } else if (rows.size() == 1) {
-      where = "at row index " + firstRow;
-    } else {
-      where = "in the " + unit + " of row index " + firstRow + " to "
-          + (firstRow + rows.size() - 1) + (replayable ? " (replayed alone, these rows did not"
-          + " fail the same way: the failure involves rows sent before them)"
-          : connectionLost ? " (the connection failed: no row was refused)"
-          : " (PostgreSQL does not say which row)");
-    }
-    return new SQLException(getClass().getSimpleName() + " into " + qualifiedTable() + " failed "
-        + where + ": " + reported.getMessage(), state, failure);
-  }
-
-  private CopyErrorAt replay(Connection connection, PSQLException server, List<Object[]> rows) {
-    StringBuilder text = new StringBuilder();
-    for (Object[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        String value = row[i] == null ? null
-            : row[i] instanceof String s ? s : text(row[i], columnTypes.get(i));
-        text.append(i == 0 ? "" : "\t").append(value == null ? "\\N" : value
-            .replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
-            .replace("\t", "\\t"));
-      }
-      text.append('\n');
-    }
-    String copy = "COPY " + qualifiedTable() + " " + columnList() + " FROM STDIN";
-    try (Statement st = connection.createStatement()) {
-      boolean autoCommit = connection.getAutoCommit();
-      if (autoCommit) {
-        connection.setAutoCommit(false);
-      } else {
-        st.execute("SAVEPOINT batch_replay");
-      }
-      try {
-        connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copy,
-            new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)));
-        return null; // it did not fail again
-      } catch (SQLException again) {
-        return server.getSQLState().equals(again.getSQLState())
-            ? copyErrorAt(again, tableName.get(tableName.size() - 1), columnNames) : null;
-      } finally {
-        if (autoCommit) {
-          connection.rollback();
-          connection.setAutoCommit(true);
-        } else {
-          st.execute("ROLLBACK TO SAVEPOINT batch_replay; RELEASE SAVEPOINT batch_replay");
-        }
-      }
-    } catch (SQLException | IOException | RuntimeException e) {
-      server.addSuppressed(e);
-      return null;
-    }
-  }
-
-  /** The first server error in {@code e}'s chain (a batch's is its next exception), or null. */
-  private static PSQLException serverError(SQLException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof PSQLException p && p.getServerErrorMessage() != null) {
-        return p;
-      }
-      if (t instanceof SQLException s && s.getNextException() instanceof PSQLException p
-          && p.getServerErrorMessage() != null) {
-        return p;
-      }
-    }
-    return null;
-  }
-
-  // ---- identifiers: always quoted, so no name can end the identifier and start SQL ----
-
-  private static String identifier(String name) {
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("a table or column name cannot be null or empty");
-    }
-    if (name.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("a table or column name cannot contain NUL: " + name);
-    }
-    return name;
-  }
-
-  private static String quote(String identifier) {
-    return '"' + identifier.replace("\"", "\"\"") + '"';
-  }
-
-  // ---- values: checked once, in the form every path sends ----
-
-  // Julian day 0, 4714-11-24 BC: ISO year -4713, as PostgreSQL has no year 0
-  private static final LocalDate MIN_DATE = LocalDate.of(-4713, 11, 24);
-  private static final LocalDate MAX_DATE = LocalDate.of(5_874_897, 12, 31);
-  private static final LocalDateTime MIN_TIMESTAMP = MIN_DATE.atStartOfDay();
-  private static final LocalDateTime MAX_TIMESTAMP =
-      LocalDateTime.of(294_276, 12, 31, 23, 59, 59, 999_999_000);
-
-  /**
-   * {@code value} as the one Java type this helper sends for {@code type} (Short, Integer,
-   * Long, BigDecimal with scale >= 0 or a non-finite Double, Float, Double, Boolean, String,
-   * LocalDate, LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row
-   * and column.
-   */
-  private static Object check(Object value, PgType type, long row, String column) {
-    if (value == null) {
-      return null;
-    }
-    switch (type) {
-      case TEXT, VARCHAR, JSONB -> {
-        if (value instanceof String s) {
-          checkText(s, type, row, column);
-          return s;
-        }
-      }
-      case INT2 -> {
-        if (value instanceof Short) {
-          return value;
-        }
-      }
-      case INT4 -> {
-        if (value instanceof Integer) {
-          return value;
-        }
-        if (value instanceof Short s) {
-          return (int) s;
-        }
-      }
-      case INT8 -> {
-        if (value instanceof Long) {
-          return value;
-        }
-        if (value instanceof Integer || value instanceof Short) {
-          return ((Number) value).longValue();
-        }
-      }
-      case NUMERIC -> {
-        BigDecimal d = value instanceof BigDecimal b ? b
-            : value instanceof BigInteger i ? new BigDecimal(i)
-            : value instanceof Long || value instanceof Integer || value instanceof Short
-                ? BigDecimal.valueOf(((Number) value).longValue()) : null;
-        if (d != null) {
-          return checkNumeric(d, row, column);
-        }
-        // numeric's NaN and (from PostgreSQL 14) infinities; a finite double is not exact
-        if (value instanceof Double x && !Double.isFinite(x)) {
-          return value;
-        }
-      }
-      case FLOAT4 -> {
-        if (value instanceof Float) {
-          return value;
-        }
-      }
-      case FLOAT8 -> {
-        if (value instanceof Double) {
-          return value;
-        }
-      }
-      case BOOL -> {
-        if (value instanceof Boolean) {
-          return value;
-        }
-      }
-      case DATE -> {
-        if (value instanceof LocalDate d) {
-          if (!d.equals(LocalDate.MIN) && !d.equals(LocalDate.MAX)
-              && (d.isBefore(MIN_DATE) || d.isAfter(MAX_DATE))) {
-            throw bad(row, column, type, "date " + d + " is outside PostgreSQL's range"
-                + " 4714-11-24 BC to 5874897-12-31 (LocalDate.MIN/MAX mean -infinity/infinity)");
-          }
-          return d;
-        }
-      }
-      case TIMESTAMP -> {
-        if (value instanceof LocalDateTime t) {
-          return checkTimestamp(t, row, column, type);
-        }
-      }
-      case TIMESTAMPTZ -> {
-        if (value instanceof OffsetDateTime o && o.getOffset().equals(ZoneOffset.UTC)
-            && o.getNano() % 1000 == 0 && o.getYear() >= 1 && o.getYear() <= 294_275) {
-          return o; // the common case, already as sent: no conversion
-        }
-        if (value.equals(OffsetDateTime.MIN) || value.equals(OffsetDateTime.MAX)) {
-          return value;
-        }
-        // as an Instant first: an extreme offset can take a valid OffsetDateTime past what
-        // LocalDateTime holds in UTC
-        Instant i = value instanceof OffsetDateTime o ? o.toInstant()
-            : value instanceof Instant x ? x : null;
-        if (i != null) {
-          if (i.isBefore(MIN_TIMESTAMP.toInstant(ZoneOffset.UTC))
-              || i.isAfter(MAX_TIMESTAMP.toInstant(ZoneOffset.UTC).plusNanos(499))) {
-            throw bad(row, column, type, "timestamp " + value + " is outside PostgreSQL's range"
-                + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999 UTC"
-                + " (OffsetDateTime.MIN/MAX mean -infinity/infinity)");
-          }
-          return checkTimestamp(i.atOffset(ZoneOffset.UTC).toLocalDateTime(), row, column, type)
-              .atOffset(ZoneOffset.UTC);
-        }
-      }
-      case UUID -> {
-        if (value instanceof UUID) {
-          return value;
-        }
-      }
-      case BYTEA -> {
-        if (value instanceof byte[]) {
-          return value;
-        }
-      }
-    }
-    throw bad(row, column, type, "expected " + javaTypes(type) + ", got "
-        + value.getClass().getName());
-  }
-
-  private static String javaTypes(PgType type) {
-    return switch (type) {
-      case TEXT, VARCHAR, JSONB -> "String";
-      case INT2 -> "Short";
-      case INT4 -> "Integer or Short";
-      case INT8 -> "Long, Integer or Short";
-      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short (or Double NaN, Infinity or"
-          + " -Infinity)";
-      case FLOAT4 -> "Float";
-      case FLOAT8 -> "Double";
-      case BOOL -> "Boolean";
-      case DATE -> "LocalDate";
-      case TIMESTAMP -> "LocalDateTime";
-      case TIMESTAMPTZ -> "OffsetDateTime or Instant";
-      case UUID -> "UUID";
-      case BYTEA -> "byte[]";
-    };
-  }
-
-  private static void checkText(String s, PgType type, long row, String column) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c != '\0' && c < Character.MIN_SURROGATE) {
-        continue; // the common case
-      }
-      if (c == '\0') {
-        throw bad(row, column, type, "contains a NUL character (\\u0000) at index " + i
-            + "; PostgreSQL cannot store NUL in text");
-      }
-      if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < s.length()
-            && Character.isLowSurrogate(s.charAt(i + 1))) {
-          i++;
-        } else {
-          throw bad(row, column, type, String.format("contains an unpaired surrogate (\\u%04X)"
-              + " at index %d, which has no UTF-8 encoding", (int) c, i));
-        }
-      }
-    }
-  }
-
-  private static BigDecimal checkNumeric(BigDecimal d, long row, String column) {
-    if (d.scale() < 0) {
-      d = d.setScale(0); // 1E+3 is 1000: PostgreSQL keeps no negative scale
-    }
-    if (d.scale() > 16_383) {
-      throw bad(row, column, PgType.NUMERIC, "has " + d.scale() + " digits after the decimal"
-          + " point; PostgreSQL numeric keeps at most 16383");
-    }
-    if (d.precision() - d.scale() > 131_072) {
-      throw bad(row, column, PgType.NUMERIC, "has " + (d.precision() - d.scale())
-          + " digits before the decimal point; PostgreSQL numeric keeps at most 131072");
-    }
-    return d;
-  }
-
-  private static LocalDateTime checkTimestamp(LocalDateTime t, long row, String column,
-      PgType type) {
-    if (t.getNano() % 1000 == 0 && t.getYear() >= 1 && t.getYear() <= 294_275) {
-      return t; // the common case: in range, whole microseconds
-    }
-    if (t.equals(LocalDateTime.MIN) || t.equals(LocalDateTime.MAX)) {
-      return t;
-    }
-    if (t.isBefore(MIN_TIMESTAMP) || t.isAfter(MAX_TIMESTAMP.plusNanos(499))) {
-      throw bad(row, column, type, "timestamp " + t + " is outside PostgreSQL's range"
-          + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999"
-          + " (LocalDateTime.MIN/MAX mean -infinity/infinity)");
-    }
-    // PostgreSQL keeps microseconds: round half up here, so every path stores the same value
-    return t.plusNanos(500).truncatedTo(ChronoUnit.MICROS);
-  }
-
-  private static IllegalArgumentException bad(long row, String column, PgType type,
-      String problem) {
-    return new IllegalArgumentException("row index " + row + ", column \"" + column + "\" ("
-        + type + "): " + problem);
-  }
-
-  /** A checked value as PostgreSQL's text input reads it. */
-  private static String text(Object value, PgType type) {
-    return switch (type) {
-      case DATE -> dateText((LocalDate) value);
-      case TIMESTAMP -> timestampText((LocalDateTime) value, false);
-      case TIMESTAMPTZ -> {
-        OffsetDateTime t = (OffsetDateTime) value;
-        yield t.equals(OffsetDateTime.MIN) ? "-infinity" : t.equals(OffsetDateTime.MAX)
-            ? "infinity" : timestampText(t.toLocalDateTime(), true);
-      }
-      // a BigDecimal, or a Double spelt NaN, Infinity or -Infinity as numeric reads them
-      case NUMERIC -> value instanceof BigDecimal d ? d.toPlainString() : value.toString();
-      case BYTEA -> hex((byte[]) value);
-      default -> value.toString();
-    };
-  }
-
-  private static String hex(byte[] bytes) {
-    char[] out = new char[2 + 2 * bytes.length];
-    out[0] = '\\';
-    out[1] = 'x';
-    for (int i = 0; i < bytes.length; i++) {
-      out[2 + 2 * i] = Character.forDigit((bytes[i] >> 4) & 0xF, 16);
-      out[3 + 2 * i] = Character.forDigit(bytes[i] & 0xF, 16);
-    }
-    return new String(out);
-  }
-
-  private static String dateText(LocalDate d) {
-    if (d.equals(LocalDate.MIN)) {
-      return "-infinity";
-    }
-    if (d.equals(LocalDate.MAX)) {
-      return "infinity";
-    }
-    StringBuilder out = new StringBuilder(16);
-    appendDate(out, d);
-    return d.getYear() <= 0 ? out.append(" BC").toString() : out.toString();
-  }
-
-  private static String timestampText(LocalDateTime t, boolean utc) {
-    if (t.equals(LocalDateTime.MIN)) {
-      return "-infinity";
-    }
-    if (t.equals(LocalDateTime.MAX)) {
-      return "infinity";
-    }
-    StringBuilder out = new StringBuilder(40);
-    appendDate(out, t.toLocalDate());
-    out.append(' ');
-    pad(out, t.getHour(), 2).append(':');
-    pad(out, t.getMinute(), 2).append(':');
-    pad(out, t.getSecond(), 2);
-    int micros = t.getNano() / 1000;
-    if (micros != 0) {
-      pad(out.append('.'), micros, 6);
-    }
-    if (utc) {
-      out.append("+00");
-    }
-    return t.getYear() <= 0 ? out.append(" BC").toString() : out.toString();
-  }
-
-  // ISO year y <= 0 is (1 - y) BC: PostgreSQL has no year 0
-  private static void appendDate(StringBuilder out, LocalDate d) {
-    int year = d.getYear() <= 0 ? 1 - d.getYear() : d.getYear();
-    pad(out, year, 4).append('-');
-    pad(out, d.getMonthValue(), 2).append('-');
-    pad(out, d.getDayOfMonth(), 2);
-  }
-
-  private static StringBuilder pad(StringBuilder out, int value, int width) {
-    String digits = Integer.toString(value);
-    for (int i = digits.length(); i < width; i++) {
-      out.append('0');
-    }
-    return out.append(digits);
-  }
-
-  // ---- where a server error is: COPY's error context names the line and the column ----
-
-  /** What COPY's error context says: the 1-based line, and the column if it names one. */
-  private record CopyErrorAt(long line, String column) {}
-
-  private static final Pattern COPY_LINE = Pattern.compile("line (\\d+)");
-
-  /**
-   * The line and column of "COPY t, line N, column c: ..." in the server's error context, or
-   * null. The context is a stack, innermost first ("JSON data, line 1: ..." may come before
-   * it), and PostgreSQL prints the names raw, so they may hold anything: the relation is read
-   * past, not through, and a column matches only whole ({@code price} is not
-   * {@code price: note}), followed by nothing, its quoted value or "null input".
-   */
-  private static CopyErrorAt copyErrorAt(SQLException e, String relation, List<String> columns) {
-    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
-    String where = server == null || server.getWhere() == null ? "" : server.getWhere();
-    String prefix = "COPY " + relation + ", ";
-    for (String context : where.split("\n")) {
-      if (!context.startsWith(prefix)) {
-        continue;
-      }
-      Matcher line = COPY_LINE.matcher(context);
-      if (!line.region(prefix.length(), context.length()).lookingAt()) {
-        return null;
-      }
-      String rest = context.substring(line.end());
-      String named = null;
-      for (String name : columns) {
-        String at = ", column " + name;
-        boolean whole = rest.equals(at) || rest.equals(at + ": null input")
-            || rest.startsWith(at + ": \"") && rest.endsWith("\"");
-        if (whole && (named == null || name.length() > named.length())) {
-          named = name;
-        }
-      }
-      return new CopyErrorAt(Long.parseLong(line.group(1)), named);
-    }
-    return null;
   }
 }
