@@ -1,7 +1,5 @@
 package io.github.latencylab.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.cli.DemoReport.AtRtt;
 import io.github.latencylab.cli.DemoReport.Prediction;
 import io.github.latencylab.cli.DemoReport.Row;
@@ -87,8 +85,8 @@ public final class DemoCommand implements Callable<Integer> {
       + " the median shown (default: 1, repeated up to 5 times while runs take under 0.2 s)")
   Integer runs;
 
-  @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON")
-  Path json;
+  @Mixin
+  JsonOption json;
 
   @Option(names = "--svg", paramLabel = "FILE",
       description = "Also write a log-log chart of time against RTT (SVG): measured lines with"
@@ -361,14 +359,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private void write(DemoReport report, PrintWriter out) throws java.io.IOException {
-    if (json != null) {
-      ObjectMapper mapper = new ObjectMapper().findAndRegisterModules()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-      Files.createDirectories(json.toAbsolutePath().getParent());
-      mapper.writeValue(json.toFile(), report);
-      out.println("wrote " + json);
-    }
+    json.write(() -> report, out::println);
     if (svg != null) {
       Files.createDirectories(svg.toAbsolutePath().getParent());
       Files.writeString(svg, chart(report));
