@@ -501,8 +501,13 @@ final class PgValues {
           return s;
         }
       }
-      case INT2, FLOAT4, FLOAT8, BOOL, UUID, BYTEA -> {
-        if (onlyClass(type).isInstance(value)) {
+      case INT2, FLOAT4, FLOAT8, BOOL, UUID, BYTEA -> { // one class each, sent as it is
+        if (type == Type.INT2 ? value instanceof Short
+            : type == Type.FLOAT4 ? value instanceof Float
+            : type == Type.FLOAT8 ? value instanceof Double
+            : type == Type.BOOL ? value instanceof Boolean
+            : type == Type.UUID ? value instanceof UUID
+            : value instanceof byte[]) {
           return value;
         }
       }
@@ -576,19 +581,6 @@ final class PgValues {
     }
     throw bad(row, column, type, "expected " + javaTypes(type) + ", got "
         + value.getClass().getName());
-  }
-
-  /** The one Java class a type takes, for the types that take one and send it as it is. */
-  private static Class<?> onlyClass(Type type) {
-    return switch (type) {
-      case INT2 -> Short.class;
-      case FLOAT4 -> Float.class;
-      case FLOAT8 -> Double.class;
-      case BOOL -> Boolean.class;
-      case UUID -> UUID.class;
-      case BYTEA -> byte[].class;
-      default -> throw new IllegalArgumentException(type + " takes more than one class");
-    };
   }
 
   private static String javaTypes(Type type) {
