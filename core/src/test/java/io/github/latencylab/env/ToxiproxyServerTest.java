@@ -53,7 +53,7 @@ class ToxiproxyServerTest {
 
     assertThat(binary).isEqualTo(ToxiproxyServer.cachedBinary(config)).isExecutable();
     assertThat(run(binary.toString(), "-version"))
-        .isEqualTo("toxiproxy-server version 2.5.0+latency_us");
+        .isEqualTo("toxiproxy-server version 2.5.0+latency_us+tcp_window");
     try (Stream<Path> left = Files.list(binary.getParent())) {
       assertThat(left).as("no build directory left behind").containsExactly(binary);
     }
