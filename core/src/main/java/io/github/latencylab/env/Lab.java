@@ -179,7 +179,8 @@ public final class Lab implements AutoCloseable {
    */
   public LabHandle handle() {
     return LabHandle.write(backend.kind(), described(), schema.name(), direct,
-        backend.proxied().map(t -> target), backend.baseline().map(this::inSchema));
+        backend.proxied().map(t -> target), backend.baseline().map(this::inSchema),
+        backend.toxics());
   }
 
   /** True when this Lab works against another JVM's, through {@link #attach(Path)}. */
@@ -326,14 +327,15 @@ public final class Lab implements AutoCloseable {
   /**
    * Every connection's window back to the initial window, as a new connection's, or one that
    * Linux let idle for a few retransmission timeouts: what a pooled connection idle between
-   * requests often pays. A JMH loop on one connection otherwise measures warm windows.
+   * requests often pays. A JMH loop on one connection otherwise measures warm windows. An
+   * attached Lab restarts its owner's; without a Toxiproxy there is nothing to restart.
    */
   public void restartWindows() {
-    if (latency == null) {
-      throw new IllegalStateException("Only the Lab that sets the RTT can restart the windows;"
-          + " this one is attached to another process's Lab");
+    if (latency != null) {
+      latency.restartWindows();
+    } else if (backend instanceof AttachedBackend a && a.ownersToxics().isPresent()) {
+      LatencyControl.restartWindows(a.ownersToxics().get()); // a JMH fork's, on its runner's
     }
-    latency.restartWindows();
   }
 
   /**

@@ -121,7 +121,19 @@ final class LatencyControl implements AutoCloseable {
    * one idle for a while): the link's toxics are made anew, with fresh state.
    */
   synchronized void restartWindows() {
-    apply(currentPlan);
+    if (toxics != null) {
+      restartWindows(toxics);
+    }
+  }
+
+  /** {@link #restartWindows()} on the proxy {@code toxics}, also from an attached Lab. */
+  static void restartWindows(ProxyToxics toxics) {
+    try {
+      toxics.recreate(NAME);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not restart the windows of proxy " + toxics.proxy()
+          + ": " + e.getMessage(), e);
+    }
   }
 
   /** Whether every round trip gets its delay ({@code latency_us}), not only on average. */

@@ -114,6 +114,20 @@ class LabLinkTest {
   }
 
   @Test
+  void aLabAttachedFromAnotherJvmRestartsItsOwnersWindows() throws Exception {
+    try (LabHandle handle = lab.handle(); Lab fork = Lab.attach(handle.file());
+        Connection c = fork.dataSource().getConnection()) {
+      copy(c);
+      fork.restartWindows();
+      assertThat(copy(c)).isGreaterThanOrEqualTo(atLeast(1 + Link.LINUX.flightsFor(csv.length,
+          Link.LINUX.initialWindowBytes())));
+      assertThat(toxicTypes(lab)).as("the same toxics, in the same order")
+          .containsExactly("upstream tcp_window", "upstream latency_us",
+              "downstream tcp_window", "downstream latency_us");
+    }
+  }
+
+  @Test
   void delayOnlyIsABareDelay() throws Exception {
     try (Lab bare = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED)
         .with(Setting.LINK, "delay-only"))) {
