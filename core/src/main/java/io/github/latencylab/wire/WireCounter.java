@@ -30,6 +30,9 @@ public final class WireCounter {
   private final AtomicLong statements = new AtomicLong();
   private final AtomicLong bytesSent = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
+  // of a connection's counter: the reply under way; of any counter: the largest since taken
+  private long replyBytes;
+  private final AtomicLong largestReply = new AtomicLong();
   private final ArrayDeque<WireStatement> sql = new ArrayDeque<>();
   private final FrontendTap tap;
   private final Map<Overhead, AtomicLong[]> overhead = new EnumMap<>(Overhead.class);
@@ -116,6 +119,7 @@ public final class WireCounter {
     }
     if (!awaitingReply) { // a new round trip: who asks for it?
       tripsStarted++;
+      replyBytes = 0;
       origin = traces() ? CallSites.origin() : null;
     }
     awaitingReply = true;
@@ -137,6 +141,11 @@ public final class WireCounter {
       return;
     }
     bytesReceived.addAndGet(bytes);
+    replyBytes += bytes;
+    largestReply.accumulateAndGet(replyBytes, Math::max);
+    if (parent != null) {
+      parent.largestReply.accumulateAndGet(replyBytes, Math::max);
+    }
     long trips = 0;
     if (awaitingReply) {
       awaitingReply = false;
@@ -175,6 +184,16 @@ public final class WireCounter {
         sql.removeFirst();
       }
     }
+  }
+
+  /**
+   * The most bytes one reply carried (what the server sent between two of the client's
+   * requests: a whole result without a fetch size, one fetch with a cursor) since the last call,
+   * which starts a new count. pgjdbc reads a reply's rows into memory before it returns them, so
+   * this is about what a read holds at once.
+   */
+  public long takeLargestReply() {
+    return largestReply.getAndSet(0);
   }
 
   public WireStats snapshot() {

@@ -16,8 +16,9 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Secondary results of every latency-lab benchmark, per iteration: round trips and statements
- * per operation (counted at the socket), rows per second, the RTT the Lab measured, and the
+ * Secondary results of every latency-lab benchmark, per iteration: round trips, statements and
+ * bytes each way per operation (counted at the socket), the largest reply (what the server sent
+ * between two requests: what a read holds at once), rows per second, the RTT the Lab measured, and the
  * server's counters per operation (commits, WAL bytes, temp bytes and files, blocks read, the
  * cache hit ratio; database-wide deltas read on a direct connection of its own, see
  * {@link ServerCounters}). A benchmark calls {@link #done(long)} once per operation with the
@@ -40,6 +41,9 @@ public class WireMetrics {
   public double roundTripsPerOp;
   public double statementsPerOp;
   public double rowsPerSecond;
+  public double bytesSentPerOp;
+  public double bytesReceivedPerOp;
+  public double largestReplyBytes;
   public double addedRttMs;
   public double baselineRttMs;
   public double serverCommitsPerOp;
@@ -73,6 +77,7 @@ public class WireMetrics {
     }
     serverStart = ServerCounters.read(countersConnection);
     start = wire();
+    lab.wire().takeLargestReply();
     startNanos = System.nanoTime();
   }
 
@@ -89,6 +94,9 @@ public class WireMetrics {
     double perThread = iterations * (double) threads;
     roundTripsPerOp = ops == 0 ? 0 : cost.roundTrips() / (double) ops / perThread;
     statementsPerOp = ops == 0 ? 0 : cost.statements() / (double) ops / perThread;
+    bytesSentPerOp = ops == 0 ? 0 : cost.bytesSent() / (double) ops / perThread;
+    bytesReceivedPerOp = ops == 0 ? 0 : cost.bytesReceived() / (double) ops / perThread;
+    largestReplyBytes = lab.wire().takeLargestReply() / perThread;
     rowsPerSecond = (seconds == 0 ? 0 : rows / seconds) / iterations;
     addedRttMs = lab.rtt().addedMs() / perThread;
     baselineRttMs = lab.rtt().baselineMs() / perThread;
