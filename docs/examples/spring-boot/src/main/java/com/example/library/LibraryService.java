@@ -2,6 +2,7 @@ package com.example.library;
 
 import java.util.List;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 @Service
@@ -20,6 +21,15 @@ public class LibraryService {
         .map(author -> new AuthorWithTitles(author.getName(),
             author.getBooks().stream().map(Book::getTitle).toList()))
         .toList();
+  }
+
+  /**
+   * How many authors, counted in a SERIALIZABLE transaction: Spring reads the connection's
+   * isolation, sets it, and resets it after, a round trip each (transaction set-up, listed apart).
+   */
+  @Transactional(readOnly = true, isolation = Isolation.SERIALIZABLE)
+  public long authorCount() {
+    return authors.count();
   }
 
   /** Renames an author: the select, the update Hibernate flushes, and the commit. */

@@ -48,3 +48,4 @@ class LibraryServiceTest {
   }
 }
 // snippet-end spring-budgets
+
