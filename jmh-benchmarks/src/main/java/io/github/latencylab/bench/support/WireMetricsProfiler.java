@@ -48,9 +48,10 @@ public final class WireMetricsProfiler implements InternalProfiler {
   }
 
   @Override
+  @SuppressWarnings("rawtypes") // JMH's InternalProfiler declares the raw Result
   public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams,
       IterationParams iterationParams, IterationResult result) {
-    List<Result> out = new ArrayList<>();
+    List<ScalarResult> out = new ArrayList<>();
     synchronized (MEAN) {
       MEAN.forEach((name, values) -> out.add(new ScalarResult(name,
           values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN),
