@@ -12,7 +12,7 @@
 // so the middle leg runs between two kernel TCP endpoints whose sysctls are set from the flags.
 // Nothing is named (no ip netns, no device in the root namespace): everything goes with the
 // process, which ends with its parent (PR_SET_PDEATHSIG) and when its standard input ends.
-// Linux and root (CAP_NET_ADMIN) only.
+// Linux, root (CAP_SYS_ADMIN and CAP_NET_ADMIN) and /dev/net/tun only.
 //
 // Standard input takes one command a line, each answered by one line:
 //

@@ -255,7 +255,7 @@ func newNamespace(name string, addr []byte, c config) (*namespace, error) {
 	err := onThread(func() error {
 		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
 			if err == unix.EPERM {
-				return errors.New("creating a network namespace needs root (CAP_NET_ADMIN): unshare: " + err.Error())
+				return errors.New("creating a network namespace needs root (CAP_SYS_ADMIN): unshare: " + err.Error())
 			}
 			return errors.New("unshare(CLONE_NEWNET): " + err.Error())
 		}
@@ -359,7 +359,7 @@ func setSysctls(c config) error {
 			if errors.Is(err, unix.ENOENT) {
 				return fmt.Errorf("-congestion-control %s: not in this kernel; a network namespace may pick one of net.ipv4.tcp_allowed_congestion_control: %s", c.congestionControl, allowed)
 			}
-			return fmt.Errorf("-congestion-control %s: a network namespace may only pick one of net.ipv4.tcp_allowed_congestion_control: %s (%v)", c.congestionControl, allowed, err)
+			return fmt.Errorf("-congestion-control %s: a network namespace may only pick one of net.ipv4.tcp_allowed_congestion_control: %s", c.congestionControl, allowed)
 		}
 	}
 	idle := "0"
