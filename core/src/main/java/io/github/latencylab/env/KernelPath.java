@@ -199,7 +199,7 @@ public final class KernelPath implements AutoCloseable {
     }
     BlockingQueue<String> answers = new LinkedBlockingQueue<>();
     Deque<String> errors = new ArrayDeque<>();
-    drain(process, answers, errors);
+    Thread errorReader = drain(process, answers, errors);
 
     String description = null;
     String ready = null;
@@ -209,6 +209,7 @@ public final class KernelPath implements AutoCloseable {
       if (line == null || line.equals(EOF)) {
         boolean exited = process.waitFor(2, TimeUnit.SECONDS);
         stop(process);
+        errorReader.join(2000); // its last words
         throw new IllegalStateException("The kernel path did not start: " + (exited
             ? lastError(errors, "exit " + process.exitValue())
             : "no ready line within " + START_TIMEOUT_SECONDS + " s"));
@@ -228,8 +229,11 @@ public final class KernelPath implements AutoCloseable {
     return path;
   }
 
-  /** Its standard output into answers; its standard error logged, the last lines kept. */
-  private static void drain(Process process, BlockingQueue<String> answers,
+  /**
+   * Its standard output into answers; its standard error logged, the last lines kept by the
+   * returned thread.
+   */
+  private static Thread drain(Process process, BlockingQueue<String> answers,
       Deque<String> errors) {
     Thread out = new Thread(() -> {
       try (BufferedReader in = process.inputReader(StandardCharsets.UTF_8)) {
@@ -260,6 +264,7 @@ public final class KernelPath implements AutoCloseable {
       t.setDaemon(true);
       t.start();
     }
+    return err;
   }
 
   private static String lastError(Deque<String> errors, String otherwise) {
@@ -308,6 +313,16 @@ public final class KernelPath implements AutoCloseable {
    */
   public synchronized String stats() {
     return ask("stats", "stats ").substring("stats ".length());
+  }
+
+  /**
+   * The kernel's TCP_INFO of each open socket of the middle leg, the two ends that cross the
+   * line ("client" sends what a client writes, "server" what the target answers): "client
+   * 198.18.0.1:41234 cwnd 10 ssthresh 2147483647 unacked 0 mss 1448 rtt_us 20412 retrans 0;
+   * server ...", or "none". What the windows are now, to check a model of them against.
+   */
+  public synchronized String tcp() {
+    return ask("tcp", "tcp ").substring("tcp ".length());
   }
 
   private String ask(String command, String answer) {

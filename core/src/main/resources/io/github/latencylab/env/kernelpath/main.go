@@ -18,6 +18,7 @@
 //
 //	rtt 320ms   the RTT of packets that arrive from now on (order is kept)  -> rtt 320ms
 //	stats       packets passed and dropped, TUN drops, TCP retransmissions -> stats ...
+//	tcp         each open middle-leg socket's TCP_INFO: cwnd, ssthresh, unacked -> tcp ...
 //
 // It prints a "describe" line (kernel, congestion control, tcp_wmem, tcp_rmem,
 // slow_start_after_idle, MTU, RTT), then "ready 127.0.0.1:PORT".
@@ -49,6 +50,7 @@ type running interface {
 	address() string
 	describe() string
 	stats() string
+	tcp() string
 }
 
 // oneWay is half the RTT in nanoseconds, read by both directions of the line.
@@ -104,8 +106,10 @@ func control(p running) {
 			fmt.Printf("rtt %v\n", rtt)
 		case fields[0] == "stats" && len(fields) == 1:
 			fmt.Println("stats " + p.stats())
+		case fields[0] == "tcp" && len(fields) == 1:
+			fmt.Println("tcp " + p.tcp())
 		default:
-			fmt.Printf("error %q: the commands are \"rtt <duration>\" and \"stats\"\n", in.Text())
+			fmt.Printf("error %q: the commands are \"rtt <duration>\", \"stats\" and \"tcp\"\n", in.Text())
 		}
 	}
 }

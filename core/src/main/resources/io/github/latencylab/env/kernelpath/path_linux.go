@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,13 +56,15 @@ type path struct {
 	up, down       *line        // client to server, server to client
 	facts          string
 	warned         int32
+	mu             sync.Mutex
+	middles        map[*net.TCPConn]string // the middle leg's open sockets: "client" or "server"
 }
 
 func start(c config) (running, error) {
 	if _, err := os.Stat("/dev/net/tun"); err != nil {
 		return nil, errors.New("no /dev/net/tun: load the tun module (modprobe tun), or give the container --device /dev/net/tun")
 	}
-	p := &path{config: c}
+	p := &path{config: c, middles: map[*net.TCPConn]string{}}
 	var err error
 	if p.client, err = newNamespace("client", clientAddr, c); err != nil {
 		return nil, err
@@ -137,6 +140,45 @@ func (p *path) stats() string {
 		tunDrops[0], tunDrops[1], retransmits[0], retransmits[1])
 }
 
+// track lists c until the returned func is called.
+func (p *path) track(c net.Conn, side string) func() {
+	tcp := c.(*net.TCPConn)
+	p.mu.Lock()
+	p.middles[tcp] = side
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		delete(p.middles, tcp)
+		p.mu.Unlock()
+	}
+}
+
+// tcp is the kernel's TCP_INFO of each open socket of the middle leg: what its window is now.
+func (p *path) tcp() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var sockets []string
+	for c, side := range p.middles {
+		raw, err := c.SyscallConn()
+		var info *unix.TCPInfo
+		if err == nil {
+			err = raw.Control(func(fd uintptr) {
+				info, err = unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO)
+			})
+		}
+		if err != nil || info == nil {
+			continue // closing
+		}
+		sockets = append(sockets, fmt.Sprintf("%s %s cwnd %d ssthresh %d unacked %d mss %d rtt_us %d retrans %d",
+			side, c.LocalAddr(), info.Snd_cwnd, info.Snd_ssthresh, info.Unacked, info.Snd_mss, info.Rtt, info.Total_retrans))
+	}
+	if len(sockets) == 0 {
+		return "none"
+	}
+	sort.Strings(sockets)
+	return strings.Join(sockets, "; ")
+}
+
 // carry reads the packets the kernel sends out of from's TUN device onto the line.
 func (p *path) carry(from *namespace, l *line) {
 	buf := make([]byte, 1<<16)
@@ -183,6 +225,7 @@ func (p *path) acceptFront() {
 				c.Close()
 				return
 			}
+			defer p.track(middle, "client")()
 			relay(c, middle)
 		}()
 	}
@@ -202,6 +245,7 @@ func (p *path) acceptBack() {
 				c.Close()
 				return
 			}
+			defer p.track(c, "server")()
 			relay(c, t)
 		}()
 	}
