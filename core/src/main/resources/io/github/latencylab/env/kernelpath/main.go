@@ -43,6 +43,7 @@ type config struct {
 	congestionControl  string
 	slowStartAfterIdle bool
 	queue              int
+	txQueueLen         int
 }
 
 // running is a started path (path_linux.go).
@@ -64,12 +65,14 @@ func main() {
 	flag.StringVar(&c.congestionControl, "congestion-control", "", "net.ipv4.tcp_congestion_control of both namespaces (empty: the new namespace's default)")
 	flag.BoolVar(&c.slowStartAfterIdle, "slow-start-after-idle", true, "net.ipv4.tcp_slow_start_after_idle of both namespaces")
 	flag.IntVar(&c.queue, "queue", 1<<16, "packets each direction of the line holds before it drops (and counts) one")
+	// a TUN's default, 500, drops (silently but for tx_dropped) a burst the reader has not caught up with
+	flag.IntVar(&c.txQueueLen, "txqueuelen", 10000, "packets a TUN device holds for the line before it drops (and counts: tun-drops) one")
 	flag.Parse()
 	if c.target == "" || flag.NArg() > 0 {
 		fail("usage: kernel-path -target host:port [-rtt 20ms] [-congestion-control reno|bbr] [-slow-start-after-idle=false]")
 	}
-	if c.rtt < 0 || c.queue < 1 {
-		fail(fmt.Sprintf("-rtt %v and -queue %d: want an RTT of 0 or more and a queue of 1 or more", c.rtt, c.queue))
+	if c.rtt < 0 || c.queue < 1 || c.txQueueLen < 1 {
+		fail(fmt.Sprintf("-rtt %v, -queue %d, -txqueuelen %d: want an RTT of 0 or more and queues of 1 or more", c.rtt, c.queue, c.txQueueLen))
 	}
 	atomic.StoreInt64(&oneWay, int64(c.rtt/2))
 

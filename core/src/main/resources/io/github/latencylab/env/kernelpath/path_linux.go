@@ -22,10 +22,8 @@ import (
 )
 
 const (
-	tunName = "kp0" // in each namespace of our own: no clash with anything
-	mtu     = 1500  // Ethernet's: MSS 1448 with TCP timestamps
-	// packets the kernel holds for the line's reader; beyond it a TUN drops (tun-drops)
-	txQueueLen  = 10000
+	tunName     = "kp0" // in each namespace of our own: no clash with anything
+	mtu         = 1500  // Ethernet's: MSS 1448 with TCP timestamps
 	dialTimeout = 30 * time.Second
 )
 
@@ -153,7 +151,8 @@ func (p *path) track(c net.Conn, side string) func() {
 	}
 }
 
-// tcp is the kernel's TCP_INFO of each open socket of the middle leg: what its window is now.
+// tcp is the kernel's TCP_INFO of each open socket of the middle leg: what its windows are now
+// (rcv_ssthresh: the most it lets its peer send, before autotuning grows it).
 func (p *path) tcp() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -169,8 +168,8 @@ func (p *path) tcp() string {
 		if err != nil || info == nil {
 			continue // closing
 		}
-		sockets = append(sockets, fmt.Sprintf("%s %s cwnd %d ssthresh %d unacked %d mss %d rtt_us %d retrans %d",
-			side, c.LocalAddr(), info.Snd_cwnd, info.Snd_ssthresh, info.Unacked, info.Snd_mss, info.Rtt, info.Total_retrans))
+		sockets = append(sockets, fmt.Sprintf("%s %s cwnd %d ssthresh %d unacked %d mss %d rtt_us %d retrans %d rcv_ssthresh %d",
+			side, c.LocalAddr(), info.Snd_cwnd, info.Snd_ssthresh, info.Unacked, info.Snd_mss, info.Rtt, info.Total_retrans, info.Rcv_ssthresh))
 	}
 	if len(sockets) == 0 {
 		return "none"
@@ -314,7 +313,7 @@ func newNamespace(name string, addr []byte, c config) (*namespace, error) {
 		if ns.tun, err = openTun(); err != nil {
 			return err
 		}
-		return configure(addr)
+		return configure(addr, c.txQueueLen)
 	})
 	if err != nil {
 		return nil, err
@@ -343,7 +342,7 @@ func openTun() (int, error) {
 }
 
 // configure brings lo up and the TUN device up at addr/24, MTU 1500 (the /24 routes the peer).
-func configure(addr []byte) error {
+func configure(addr []byte, txQueueLen int) error {
 	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return err
@@ -380,7 +379,7 @@ func configure(addr []byte) error {
 	}{
 		{"lo", unix.SIOCSIFFLAGS, "up", up},
 		{tunName, unix.SIOCSIFMTU, "MTU", value(mtu)},
-		{tunName, unix.SIOCSIFTXQLEN, "txqueuelen", value(txQueueLen)},
+		{tunName, unix.SIOCSIFTXQLEN, "txqueuelen", value(uint32(txQueueLen))},
 		{tunName, unix.SIOCSIFADDR, "address", address(addr)},
 		{tunName, unix.SIOCSIFNETMASK, "netmask", address(netmask)},
 		{tunName, unix.SIOCSIFFLAGS, "up", up},
