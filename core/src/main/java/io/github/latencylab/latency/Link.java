@@ -33,9 +33,9 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
   public static final String TYPE = "tcp_window";
 
   /** Linux's defaults with CUBIC (or Reno): the default link. */
-  public static final Link LINUX = new Link("linux", 10, 1448, 3L << 20, 200_000, true);
+  public static final Link LINUX = new Link("linux", 10, 1448, 4L << 20, 200_000, true);
   /** Linux with BBR: the same, but a window survives an idle. */
-  public static final Link LINUX_BBR = new Link("linux-bbr", 10, 1448, 3L << 20, 200_000,
+  public static final Link LINUX_BBR = new Link("linux-bbr", 10, 1448, 4L << 20, 200_000,
       false);
   /** A bare delay: any transfer pays the RTT about once (latency-lab before the link). */
   public static final Link DELAY_ONLY = new Link("delay-only", 0, 0, 0, 0, false);
@@ -124,7 +124,7 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
 
   /**
    * In a few words, for results and logs: "linux: 10 x 1448 B initial window, slow start, cap
-   * 3 MiB, shrinks after an idle over RTT + 200 ms".
+   * 4 MiB, shrinks after an idle over RTT + 200 ms".
    */
   public String describe() {
     if (delayOnly()) {

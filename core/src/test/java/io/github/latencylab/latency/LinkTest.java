@@ -19,11 +19,11 @@ class LinkTest {
     // the cells: 57 kB in 3 flights, 577 kB in 6 (14.5, 43, 101, 217, 449, 912 kB)
     assertThat(linux.flightsFor(57_000, iw)).isEqualTo(3);
     assertThat(linux.flightsFor(577_000, iw)).isEqualTo(6);
-    // at the cap (3 MiB) one flight per 3 MiB: 60 MB is 9 flights of slow start (to 3.7 MB),
-    // then (60 MB - 3.7 MB - ...) / 3 MiB more
+    // at the cap (4 MiB) one flight per 4 MiB: 60 MB is 9 flights of slow start (to 3.7 MB),
+    // then the rest 4 MiB a flight
     long capped = linux.flightsFor(60_000_000, iw);
-    assertThat(capped).isEqualTo(9 + (60_000_000 - sumOfDoublings(iw, 9, 3L << 20)
-        + (3L << 20) - 1) / (3L << 20));
+    assertThat(capped).isEqualTo(9 + (60_000_000 - sumOfDoublings(iw, 9, 4L << 20)
+        + (4L << 20) - 1) / (4L << 20));
     assertThat(Link.DELAY_ONLY.flightsFor(60_000_000, iw)).isEqualTo(1);
   }
 
@@ -49,7 +49,7 @@ class LinkTest {
         .containsExactly("upstream", "downstream");
     assertThat(toxics.get(0).type()).isEqualTo("tcp_window");
     assertThat(toxics.get(0).attributes()).containsEntry("rtt", 20_000L)
-        .containsEntry("initial_window", 14_480L).containsEntry("max_window", 3L << 20)
+        .containsEntry("initial_window", 14_480L).containsEntry("max_window", 4L << 20)
         .containsEntry("rto_min", 200_000L).containsEntry("slow_start_after_idle", 1L);
     assertThat(Link.LINUX_BBR.toxics(Rtt.parse("20ms")).get(1).attributes())
         .containsEntry("slow_start_after_idle", 0L);
@@ -62,7 +62,7 @@ class LinkTest {
     assertThat(Link.preset(" Linux-BBR ")).isEqualTo(Link.LINUX_BBR);
     assertThat(Link.preset("netem")).isNull();
     assertThat(Link.LINUX.describe()).isEqualTo("linux: 10 x 1448 B initial window, slow start,"
-        + " cap 3 MiB, shrinks after an idle over RTT + 200 ms");
+        + " cap 4 MiB, shrinks after an idle over RTT + 200 ms");
     assertThat(Link.LINUX_BBR.withMaxWindowBytes(512 * 1024).describe()).isEqualTo("linux-bbr:"
         + " 10 x 1448 B initial window, slow start, cap 512 KiB, kept across idles");
     assertThat(Link.DELAY_ONLY.describe()).startsWith("delay-only: a bare delay");
