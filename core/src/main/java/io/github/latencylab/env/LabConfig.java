@@ -103,6 +103,7 @@ public final class LabConfig {
         .withInitialWindowSegments((int) positive(Setting.LINK_INITIAL_WINDOW, 1000))
         .withMss((int) positive(Setting.LINK_MSS, 65_495))
         .withMaxWindowBytes(bytes(Setting.LINK_MAX_WINDOW))
+        .withInitialReceiveWindowBytes(bytes(Setting.LINK_INITIAL_RECEIVE_WINDOW))
         .withRtoMinMicros(rtoMin);
   }
 

@@ -60,6 +60,9 @@ public enum Setting {
       "The most bytes in flight per connection and direction (bytes, or with KiB/MiB/kB/MB):"
           + " Linux's default tcp_wmem maximum, the sender's buffer, which is what held a 60 MB"
           + " transfer at 320 ms on the kernel's own TCP here (./latency-lab link-check)."),
+  LINK_INITIAL_RECEIVE_WINDOW("latencylab.link.initialReceiveWindow", "64088",
+      "Bytes a new connection's receiver lets its peer send (Linux's rcv_ssthresh of a fresh"
+          + " socket, read here); it grows to twice what arrived in the last RTT."),
   LINK_RTO_MIN("latencylab.link.rtoMin", "200ms",
       "Linux's least retransmission timeout (TCP_RTO_MIN): a window idle for longer than RTT +"
           + " this shrinks (linux only)."),

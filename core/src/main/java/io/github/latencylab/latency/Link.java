@@ -25,28 +25,33 @@ import java.util.Map;
  * @param slowStartAfterIdle whether a window idle for longer than the timeout shrinks again
  *     (Linux's net.ipv4.tcp_slow_start_after_idle, on by default, for CUBIC and Reno; RFC 2861);
  *     BBR keeps its window
+ * @param initialReceiveWindowBytes what the receiver lets a new connection's peer send (Linux's
+ *     rcv_ssthresh, measured here at 64,088 B); it grows to twice what arrived in the last RTT
  */
 public record Link(String name, int initialWindowSegments, int mss, long maxWindowBytes,
-    long rtoMinMicros, boolean slowStartAfterIdle) {
+    long rtoMinMicros, boolean slowStartAfterIdle, long initialReceiveWindowBytes) {
 
   /** The toxic type latency-lab's Toxiproxy server registers. */
   public static final String TYPE = "tcp_window";
 
   /** Linux's defaults with CUBIC (or Reno): the default link. */
-  public static final Link LINUX = new Link("linux", 10, 1448, 4L << 20, 200_000, true);
+  public static final Link LINUX = new Link("linux", 10, 1448, 4L << 20, 200_000, true,
+      64_088);
   /** Linux with BBR: the same, but a window survives an idle. */
   public static final Link LINUX_BBR = new Link("linux-bbr", 10, 1448, 4L << 20, 200_000,
-      false);
+      false, 64_088);
   /** A bare delay: any transfer pays the RTT about once (latency-lab before the link). */
-  public static final Link DELAY_ONLY = new Link("delay-only", 0, 0, 0, 0, false);
+  public static final Link DELAY_ONLY = new Link("delay-only", 0, 0, 0, 0, false, 0);
 
   public Link {
     if (!name.equals(DELAY_ONLY_NAME)) {
-      if (initialWindowSegments < 1 || mss < 1 || maxWindowBytes < 1 || rtoMinMicros < 0) {
-        throw new IllegalArgumentException("a link needs an initial window, a segment size and"
-            + " a cap of at least 1 and no negative timeout: " + initialWindowSegments
-            + " segments of " + mss + " B, cap " + maxWindowBytes + " B, RTO min "
-            + rtoMinMicros + " us");
+      if (initialWindowSegments < 1 || mss < 1 || maxWindowBytes < 1 || rtoMinMicros < 0
+          || initialReceiveWindowBytes < 1) {
+        throw new IllegalArgumentException("a link needs an initial window, a segment size, a"
+            + " cap and a receive window of at least 1 and no negative timeout: "
+            + initialWindowSegments + " segments of " + mss + " B, cap " + maxWindowBytes
+            + " B, RTO min " + rtoMinMicros + " us, receive window "
+            + initialReceiveWindowBytes + " B");
       }
     }
   }
@@ -72,21 +77,28 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
   }
 
   public Link withInitialWindowSegments(int segments) {
-    return new Link(name, segments, mss, maxWindowBytes, rtoMinMicros, slowStartAfterIdle);
+    return new Link(name, segments, mss, maxWindowBytes, rtoMinMicros, slowStartAfterIdle,
+        initialReceiveWindowBytes);
   }
 
   public Link withMss(int bytes) {
     return new Link(name, initialWindowSegments, bytes, maxWindowBytes, rtoMinMicros,
-        slowStartAfterIdle);
+        slowStartAfterIdle, initialReceiveWindowBytes);
   }
 
   public Link withMaxWindowBytes(long bytes) {
-    return new Link(name, initialWindowSegments, mss, bytes, rtoMinMicros, slowStartAfterIdle);
+    return new Link(name, initialWindowSegments, mss, bytes, rtoMinMicros, slowStartAfterIdle,
+        initialReceiveWindowBytes);
   }
 
   public Link withRtoMinMicros(long micros) {
     return new Link(name, initialWindowSegments, mss, maxWindowBytes, micros,
-        slowStartAfterIdle);
+        slowStartAfterIdle, initialReceiveWindowBytes);
+  }
+
+  public Link withInitialReceiveWindowBytes(long bytes) {
+    return new Link(name, initialWindowSegments, mss, maxWindowBytes, rtoMinMicros,
+        slowStartAfterIdle, bytes);
   }
 
   /**
@@ -99,7 +111,8 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
     }
     Map<String, Long> attributes = Map.of("rtt", rtt.micros(),
         "initial_window", initialWindowBytes(), "max_window", maxWindowBytes,
-        "rto_min", rtoMinMicros, "slow_start_after_idle", slowStartAfterIdle ? 1L : 0L);
+        "rto_min", rtoMinMicros, "slow_start_after_idle", slowStartAfterIdle ? 1L : 0L,
+        "initial_receive_window", initialReceiveWindowBytes);
     return List.of(new ToxicPlan.Toxic("upstream", TYPE, attributes),
         new ToxicPlan.Toxic("downstream", TYPE, attributes));
   }

@@ -80,7 +80,8 @@ class LabConfigTest {
     Link set = LabConfig.from(Map.of("latencylab.link", "linux-bbr",
         "latencylab.link.initialWindow", "4", "latencylab.link.mss", "1460",
         "latencylab.link.maxWindow", "512KiB", "latencylab.link.rtoMin", "1s"), Map.of()).link();
-    assertThat(set).isEqualTo(new Link("linux-bbr", 4, 1460, 512 * 1024, 1_000_000, false));
+    assertThat(set).isEqualTo(new Link("linux-bbr", 4, 1460, 512 * 1024, 1_000_000, false,
+        64_088));
     assertThat(LabConfig.from(Map.of(), Map.of("LATENCYLAB_LINK_MAXWINDOW", "4MB")).link()
         .maxWindowBytes()).isEqualTo(4_000_000);
   }

@@ -50,7 +50,8 @@ class LinkTest {
     assertThat(toxics.get(0).type()).isEqualTo("tcp_window");
     assertThat(toxics.get(0).attributes()).containsEntry("rtt", 20_000L)
         .containsEntry("initial_window", 14_480L).containsEntry("max_window", 4L << 20)
-        .containsEntry("rto_min", 200_000L).containsEntry("slow_start_after_idle", 1L);
+        .containsEntry("rto_min", 200_000L).containsEntry("slow_start_after_idle", 1L)
+        .containsEntry("initial_receive_window", 64_088L);
     assertThat(Link.LINUX_BBR.toxics(Rtt.parse("20ms")).get(1).attributes())
         .containsEntry("slow_start_after_idle", 0L);
     assertThat(Link.DELAY_ONLY.toxics(Rtt.parse("20ms"))).isEmpty();

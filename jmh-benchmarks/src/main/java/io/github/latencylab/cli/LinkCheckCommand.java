@@ -213,10 +213,13 @@ public final class LinkCheckCommand implements Callable<Integer> {
     try (Connection c = connector.open()) {
       c.setAutoCommit(true);
       for (int s = 0; s < states.size(); s++) {
+        // warm means at once: nothing between its transfer and the one before
+        if (!states.get(s).equals("warm")) {
+          truncate(lab);
+        }
         if (states.get(s).equals("idle")) {
           Thread.sleep(Math.round(idleSeconds * 1000));
         }
-        truncate(lab);
         long before = wireBytes == null ? 0 : lab.wire(c).snapshot().bytesReceived()
             + lab.wire(c).snapshot().bytesSent();
         long start = System.nanoTime();
@@ -323,13 +326,14 @@ public final class LinkCheckCommand implements Callable<Integer> {
   /** The table: per cell both medians, in ms and in RTTs, and the Lab's over the kernel's. */
   static String table(List<CheckedCell> cells) {
     StringBuilder t = new StringBuilder(String.format(Locale.ROOT,
-        "%-5s | %-6s | %-10s | %8s | %-5s | %-19s | %-19s | %s%n", "cc", "RTT", "transfer",
-        "size", "state", "kernel", "Lab", "Lab/kernel"));
+        "%-5s | %-6s | %-10s | %8s | %8s | %-5s | %-19s | %-19s | %s%n", "cc", "RTT",
+        "transfer", "CSV", "on wire", "state", "kernel", "Lab", "Lab/kernel"));
     for (CheckedCell c : cells) {
       double rtt = Rtt.parse(c.rtt()).millis();
-      t.append(String.format(Locale.ROOT, "%-5s | %-6s | %-10s | %8s | %-5s | %-19s | %-19s |"
-          + " %.2f%s%n", c.congestionControl(), c.rtt(), c.transfer(), size(c.csvBytes()),
-          c.state(), ms(c.kernel(), rtt), ms(c.lab(), rtt), c.ratio(), verdict(c)));
+      t.append(String.format(Locale.ROOT, "%-5s | %-6s | %-10s | %8s | %8s | %-5s | %-19s |"
+          + " %-19s | %.2f%s%n", c.congestionControl(), c.rtt(), c.transfer(),
+          size(c.csvBytes()), size(c.wireBytes()), c.state(), ms(c.kernel(), rtt),
+          ms(c.lab(), rtt), c.ratio(), verdict(c)));
     }
     return t.toString();
   }
@@ -345,8 +349,9 @@ public final class LinkCheckCommand implements Callable<Integer> {
   }
 
   private static String size(long bytes) {
-    return bytes >= 1_000_000 ? bytes / 1_000_000 + " MB" : bytes >= 1000 ? bytes / 1000 + " kB"
-        : bytes + " B";
+    return bytes >= 10_000_000 ? bytes / 1_000_000 + " MB" : bytes >= 1_000_000
+        ? String.format(Locale.ROOT, "%.1f MB", bytes / 1e6) : bytes >= 1000 ? bytes / 1000
+        + " kB" : bytes + " B";
   }
 
   static double median(double[] values) {

@@ -19,8 +19,10 @@ import (
 // MaxWindow (what the path's socket buffers let be in flight). With SlowStartAfterIdle, a sender
 // that had nothing in flight for longer than the retransmission timeout (RTT + RTOMin, Linux's
 // estimate once the RTT is steady) halves its window for each timeout idle, down to the initial
-// window (RFC 2861; Linux's tcp_cwnd_restart). Nothing is lost, so slow start never ends below
-// the cap: no congestion avoidance.
+// window (RFC 2861; Linux's tcp_cwnd_restart); and a window the sender keeps in use without
+// filling it for a timeout shrinks halfway to what it used (RFC 2861's slow part, Linux's
+// tcp_cwnd_application_limited). Nothing is lost, so slow start never ends below the cap: no
+// congestion avoidance.
 //
 // Released data keeps the time it was released as its timestamp, exact rather than when a
 // timer woke up, so a latency_us toxic after this one delays it from there. Data the window
@@ -32,12 +34,17 @@ type TCPWindowToxic struct {
 	MaxWindow          int64 `json:"max_window"`            // bytes
 	RTOMin             int64 `json:"rto_min"`               // microseconds
 	SlowStartAfterIdle int64 `json:"slow_start_after_idle"` // 1: on
+	// bytes the receiver lets a new connection's peer send (Linux: rcv_ssthresh, ~64 kB); it
+	// grows to twice what arrived in the last RTT (receive buffer autotuning), never shrinks
+	InitialReceiveWindow int64 `json:"initial_receive_window"`
 }
 
 // windowState is one direction of one connection: it lives on the stub, so the window and the
 // data it holds back survive the toxics around it being changed.
 type windowState struct {
 	cwnd        int64
+	rwnd        int64
+	recentAcks  []flight // acknowledged within the last RTT, for the receive window
 	flights     []flight // released, not yet acknowledged, in release order
 	inFlight    int64
 	held        []*stream.StreamChunk
@@ -51,6 +58,10 @@ type windowState struct {
 	maxInFlight int64
 	usageSeq    int64
 	cwndLimited bool
+	// RFC 2861's slow part (Linux's tcp_cwnd_application_limited): when the window was last
+	// full or cut, and the most in flight since, for a sender that does not fill it
+	cwndStamp time.Time
+	cwndUsed  int64
 }
 
 type flight struct {
@@ -76,6 +87,10 @@ func (t *TCPWindowToxic) Pipe(stub *toxics.ToxicStub) {
 	s := stub.State.(*windowState)
 	if s.cwnd == 0 {
 		s.cwnd = min64(t.InitialWindow, t.MaxWindow)
+		s.rwnd = t.InitialReceiveWindow
+		if s.rwnd <= 0 {
+			s.rwnd = t.MaxWindow
+		}
 	}
 	for {
 		if s.heldBytes > 0 {
@@ -124,10 +139,11 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 		t.restartAfterIdle(s, now.Sub(s.lastRelease))
 	}
 	released := false
-	for len(s.held) > 0 && s.inFlight < s.cwnd {
+	window := min64(s.cwnd, s.rwnd)
+	for len(s.held) > 0 && s.inFlight < window {
 		c := s.held[0]
 		n := int64(len(c.Data))
-		if room := s.cwnd - s.inFlight; n > room {
+		if room := window - s.inFlight; n > room {
 			// send what fits now, the rest when the window opens
 			out := &stream.StreamChunk{Data: c.Data[:room], Timestamp: c.Timestamp}
 			c.Data = c.Data[room:]
@@ -151,7 +167,7 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 	}
 	if released {
 		s.lastRelease = now
-		t.validate(s, s.heldBytes > 0)
+		t.validate(s, s.heldBytes > 0, now)
 	}
 	return true
 }
@@ -163,26 +179,68 @@ func (t *TCPWindowToxic) acknowledge(s *windowState, now time.Time) {
 		s.flights = s.flights[1:]
 		s.inFlight -= f.bytes
 		s.acked += f.bytes
-		if s.cwndLimited || s.cwnd < 2*s.maxInFlight {
+		t.receiverGrows(s, f)
+		// Linux grows it ack by ack while the window was full, or up to twice what was in
+		// flight while it was not
+		if s.cwndLimited {
 			s.cwnd = min64(s.cwnd+f.bytes, t.MaxWindow)
+		} else if s.cwnd < 2*s.maxInFlight {
+			s.cwnd = min64(min64(s.cwnd+f.bytes, 2*s.maxInFlight), t.MaxWindow)
 		}
 	}
 }
 
+// receiverGrows opens the receive window to twice what arrived within the last RTT, as Linux's
+// receiver does while data streams in (rcv_ssthresh and receive buffer autotuning).
+func (t *TCPWindowToxic) receiverGrows(s *windowState, acked flight) {
+	s.recentAcks = append(s.recentAcks, acked)
+	var recent int64
+	kept := s.recentAcks[:0]
+	for _, f := range s.recentAcks {
+		if acked.ackAt.Sub(f.ackAt) < t.rtt() {
+			kept = append(kept, f)
+			recent += f.bytes
+		}
+	}
+	s.recentAcks = kept
+	s.rwnd = max64(s.rwnd, min64(2*recent, t.MaxWindow))
+}
+
 // validate is Linux's tcp_cwnd_validate: remember, per window of data, the most that was in
-// flight and whether the window was what held data back.
-func (t *TCPWindowToxic) validate(s *windowState, limited bool) {
+// flight and whether the window was what held data back; and (with SlowStartAfterIdle, as
+// Linux ties it to tcp_slow_start_after_idle) let a window the sender has not filled for a
+// retransmission timeout shrink halfway to what it used (RFC 2861).
+func (t *TCPWindowToxic) validate(s *windowState, limited bool, now time.Time) {
 	if s.acked >= s.usageSeq || limited || (!s.cwndLimited && s.inFlight > s.maxInFlight) {
 		s.cwndLimited = limited
 		s.maxInFlight = s.inFlight
 		s.usageSeq = s.sent
 	}
+	if s.cwndStamp.IsZero() || limited || s.cwnd < 2*s.maxInFlight {
+		s.cwndUsed = 0
+		s.cwndStamp = now
+		return
+	}
+	if s.inFlight > s.cwndUsed {
+		s.cwndUsed = s.inFlight
+	}
+	if t.SlowStartAfterIdle != 0 && now.Sub(s.cwndStamp) >= t.rto() {
+		if used := max64(s.cwndUsed, min64(t.InitialWindow, t.MaxWindow)); used < s.cwnd {
+			s.cwnd = (s.cwnd + used) / 2
+		}
+		s.cwndUsed = 0
+		s.cwndStamp = now
+	}
+}
+
+func (t *TCPWindowToxic) rto() time.Duration {
+	return t.rtt() + time.Duration(t.RTOMin)*time.Microsecond
 }
 
 // restartAfterIdle is Linux's tcp_cwnd_restart: the window halves for every retransmission
 // timeout the sender was idle, but not below the initial window.
 func (t *TCPWindowToxic) restartAfterIdle(s *windowState, idle time.Duration) {
-	rto := t.rtt() + time.Duration(t.RTOMin)*time.Microsecond
+	rto := t.rto()
 	restart := min64(t.InitialWindow, s.cwnd)
 	for idle -= rto; idle > 0 && s.cwnd > restart; idle -= rto {
 		s.cwnd >>= 1
@@ -197,6 +255,13 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 func min64(a, b int64) int64 {

@@ -13,7 +13,7 @@ const mss = 1448
 
 func linuxWindow(rttMicros int64) *TCPWindowToxic {
 	return &TCPWindowToxic{RTT: rttMicros, InitialWindow: 10 * mss, MaxWindow: 64 << 20,
-		RTOMin: 200_000, SlowStartAfterIdle: 1}
+		RTOMin: 200_000, SlowStartAfterIdle: 1, InitialReceiveWindow: 64_088}
 }
 
 type windowRun struct {
@@ -182,5 +182,50 @@ func TestRemovingTheToxicPassesOnWhatItHeld(t *testing.T) {
 	got, _, _ := r.receive(t, len(sent))
 	if !bytes.Equal(got, sent) {
 		t.Fatal("bytes lost or reordered on removal")
+	}
+}
+
+// A warm window that small requests keep busy but never fill shrinks halfway to what they use
+// every timeout (RFC 2861's slow part), where the stack restarts after idles; BBR's keeps it.
+func TestAWindowKeptBusyButNotFullShrinksWhereTheStackSaysSo(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	for _, restart := range []int64{1, 0} {
+		toxic := linuxWindow(rtt.Microseconds())
+		toxic.RTOMin = 20_000
+		toxic.SlowStartAfterIdle = restart
+		r := startWindow(toxic)
+		r.receive(t, len(r.send(577_000, time.Now())))
+		warm := r.stub.State.(*windowState).cwnd
+		for i := 0; i < 16; i++ { // 100 B every 5 ms: never idle for a timeout, never full
+			at := time.Now()
+			r.receive(t, len(r.send(100, at)))
+			time.Sleep(rtt)
+		}
+		_, times, perTime := r.receive(t, len(r.send(400_000, time.Now())))
+		first := perTime[times[0]]
+		if restart == 1 && first > int(warm)/2+10*mss {
+			t.Fatalf("a window kept busy but not full for 80 ms sent %d bytes at once; warm it was %d: want it halved at least", first, warm)
+		}
+		if restart == 0 && first != 400_000 {
+			t.Fatalf("without slow start after idle, first flight %d bytes, want all 400000 (window %d)", first, warm)
+		}
+		r.stop()
+	}
+}
+
+// The receiver lets a warm peer send twice what arrived in the last RTT, whatever the sender's
+// window grew to: after 577 kB (last full flight 160 segments) a second 577 kB goes in two
+// flights, not one.
+func TestTheReceiverLetsAWarmPeerSendTwiceWhatLastArrived(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	r := startWindow(linuxWindow(rtt.Microseconds()))
+	defer r.stop()
+	r.receive(t, len(r.send(577_000, time.Now())))
+	time.Sleep(rtt + rtt/2)
+	start := time.Now()
+	_, times, perTime := r.receive(t, len(r.send(577_000, start)))
+	if len(times) != 2 || perTime[times[0]] != 2*160*mss {
+		t.Fatalf("warm 577 kB went in %d flights, the first %d bytes; want 2, the first %d",
+			len(times), perTime[times[0]], 2*160*mss)
 	}
 }
