@@ -42,6 +42,8 @@ def by_rtt(series):
 
 
 def fmt_tps(x):
+    if x is None or x != x:
+        return "n/a"
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
 
@@ -187,6 +189,21 @@ def svg_bars(title, groups, path):
 
 
 # ---------------------------------------------------------------- page
+
+def model_tps(row, rows):
+    """PgbenchCommand.withModel: clients / (round trips x added RTT + server time), the server
+    time averaged over the same series at the run's other RTTs (never the row's own); None
+    with no other RTT."""
+    others = [r["latencyMs"] - r["roundTripsPerTransaction"] * r["addedRttMs"] for r in rows
+              if r["tool"] == row["tool"] and r["mode"] == row["mode"]
+              and r["clients"] == row["clients"]
+              and r["synchronousCommit"] == row["synchronousCommit"] and r["rtt"] != row["rtt"]]
+    if not others:
+        return None
+    server_ms = sum(others) / len(others)
+    return row["clients"] / ((row["roundTripsPerTransaction"] * row["addedRttMs"] + server_ms)
+                             / 1000)
+
 
 def main():
     d = sys.argv[1]
@@ -350,8 +367,9 @@ def main():
                  f" {pgb['durationSeconds']} s per run, through the same proxy. Round trips per"
                  " transaction: counted at the socket for JDBC, pgbench's protocol for pgbench"
                  " (it waits for each of its 7 commands). Model TPS = clients / (round trips ×"
-                 " added RTT + server time), server time from the same series at the lowest"
-                 " RTT.\n")
+                 " added RTT + server time), the server time fitted on the same series at the"
+                 " run's other RTTs, never on the row it predicts (recomputed here from the"
+                 " rows, as `./latency-lab pgbench` now does; n/a with one RTT).\n")
         o.append("| RTT | clients | mode | sync | pgbench TPS | JDBC TPS | diff | pgbench latency |"
                  " JDBC latency | JDBC RT/txn | model TPS (JDBC) |")
         o.append("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -367,7 +385,7 @@ def main():
             o.append(f"| {p['rtt']} | {p['clients']} | {p['mode']} | {p['synchronousCommit']} |"
                      f" {fmt_tps(p['tps'])} | {fmt_tps(j['tps'])} | {diff:+.0f}%{flag} |"
                      f" {p['latencyMs']:.2f} ms | {j['latencyMs']:.2f} ms |"
-                     f" {j['roundTripsPerTransaction']:.2f} | {fmt_tps(j['modelTps'])} |")
+                     f" {j['roundTripsPerTransaction']:.2f} | {fmt_tps(model_tps(j, rows))} |")
         o.append("")
         if pgb.get("findings"):
             o.append("Differences over 10% (**!**), findings the guide explains:\n")

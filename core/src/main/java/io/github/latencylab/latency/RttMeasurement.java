@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What a latency setting really did, from paired probes: each probe through the proxy with the
  * toxics right after one through its twin without them. {@code added} is the distribution of
- * the pairs' differences (so its p50 and p99 are real round trips' added time, and p50 <= p99),
+ * the pairs' differences (so its p50 and p99 are real round trips' added time, and p50 {@literal <=} p99),
  * {@code baseline} and {@code withToxics} the two series on their own.
  *
  * @param configured the RTT asked for

@@ -246,6 +246,9 @@ public record Results(String kind, String createdAt, String profile,
     if (!Objects.equals(a.postgresSettings(), b.postgresSettings())) {
       return "settings " + a.postgresSettings() + " vs " + b.postgresSettings();
     }
+    if (!Objects.equals(a.link(), b.link())) {
+      return "link " + a.link() + " vs " + b.link();
+    }
     return null;
   }
 }

@@ -1,5 +1,6 @@
 package io.github.latencylab.wire;
 
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -12,6 +13,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (its classes, from its jar).
  * Add prefixes of your own (a framework of your company, a generated DAO layer) with the
  * setting {@code latencylab.callsites.exclude} or {@link #exclude}.
+ *
+ * <p>Classes generated in the application's packages are not the application either: Spring's
+ * CGLIB subclasses ({@code LibraryService$$SpringCGLIB$$0}, around a {@code @Transactional}
+ * service), Hibernate's lazy proxies ({@code Author$HibernateProxy$...}), ByteBuddy's and the
+ * JDK's dynamic proxies ({@code $Proxy42}, in the package of a non-public interface); the
+ * frame named is the user's code that called them.
  *
  * <p>Written as {@code AuthorService.listAuthors(AuthorService.java:42)}: the simple class
  * name, the method (a lambda as the method it is written in), the file and line.
@@ -80,10 +87,14 @@ public final class CallSites {
   }
 
   static boolean isApplication(StackWalker.StackFrame frame) {
-    return isApplication(frame.getClassName()) && !IS_OWN.get(frame.getDeclaringClass());
+    return isApplication(frame.getClassName()) && !IS_OWN.get(frame.getDeclaringClass())
+        && !Proxy.isProxyClass(frame.getDeclaringClass());
   }
 
   static boolean isApplication(String className) {
+    if (isGenerated(className)) {
+      return false;
+    }
     for (String p : DEFAULT_EXCLUDED) {
       if (className.startsWith(p)) {
         return false;
@@ -95,6 +106,18 @@ public final class CallSites {
       }
     }
     return true;
+  }
+
+  /**
+   * A class a framework generated at run time, in whatever package: Spring's CGLIB ({@code
+   * $$SpringCGLIB$$}, older {@code $$EnhancerBySpringCGLIB$$}), Hibernate's and ByteBuddy's
+   * proxies, Mockito's mocks, the JDK's {@code $ProxyN}.
+   */
+  static boolean isGenerated(String className) {
+    String simple = className.substring(className.lastIndexOf('.') + 1);
+    return simple.contains("$$") || simple.contains("$HibernateProxy$")
+        || simple.contains("$ByteBuddy$") || simple.contains("$MockitoMock$")
+        || simple.startsWith("$Proxy");
   }
 
   /** "AuthorService.listAuthors(AuthorService.java:42)". */

@@ -25,7 +25,15 @@ public enum Overhead {
   POOL("pool housekeeping"),
 
   /** pgjdbc's own look-ups: its type cache ({@code TypeInfoCache}). */
-  DRIVER("driver housekeeping");
+  DRIVER("driver housekeeping"),
+
+  /**
+   * A framework's set-up of a transaction on its connection, and its reset afterwards: Spring's
+   * {@code SET SESSION CHARACTERISTICS} for a {@code @Transactional(isolation = ...)} and back,
+   * its {@code SET TRANSACTION READ ONLY} ({@code enforceReadOnly}). The transaction's own
+   * statements and its COMMIT are the code's, and counted.
+   */
+  TRANSACTION("transaction set-up");
 
   private final String description;
 
@@ -57,6 +65,13 @@ public enum Overhead {
         return DRIVER;
       }
       return null;
+    }
+    if (className.equals("org.springframework.jdbc.datasource.DataSourceUtils")
+        && (methodName.equals("prepareConnectionForTransaction")
+            || methodName.equals("resetConnectionAfterTransaction"))
+        || className.equals("org.springframework.jdbc.datasource.DataSourceTransactionManager")
+        && methodName.equals("prepareTransactionalConnection")) {
+      return TRANSACTION;
     }
     if (className.startsWith("com.zaxxer.hikari.pool.")) {
       if (className.endsWith(".PoolBase")) {

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * The shape of a statement: its SQL with literals and parameters as {@code ?}, lists of them
  * as {@code (...)}, and whitespace collapsed, so that the 100 child selects of an N+1 are one
  * shape. A statement that loads many keys at once (Hibernate's batch fetch: {@code in (...)}
- * or {@code = any (?)}) is a {@link #loadsByKeyList() key-list load}, not an N+1, however
+ * or {@code = any (?)}) is a {@link #loadsByKeyList(String) key-list load}, not an N+1, however
  * often it repeats.
  */
 public final class SqlShape {

@@ -110,9 +110,11 @@ public final class PgbenchCommand implements Callable<Integer> {
    * @param roundTripsPerTransaction counted at the socket for jdbc; pgbench's protocol for it
    * @param roundTripsCounted whether the round trips were counted (jdbc) or stated (pgbench)
    * @param serverTimeMs the model's time per transaction without added latency: latency minus
-   *     round trips x added RTT, from the same tool, mode, clients and synchronous_commit at
-   *     the lowest RTT of the run
-   * @param modelTps clients / (round trips x added RTT + server time)
+   *     round trips x added RTT, averaged over the same tool, mode, clients and
+   *     synchronous_commit at the run's other RTTs (never this row's own: a model fitted on the
+   *     number it predicts would agree with it by construction); NaN with no other RTT
+   * @param modelTps clients / (round trips x added RTT + server time); NaN when the server time
+   *     cannot be computed
    */
   record Row(String tool, String mode, String rtt, double rttMs, double addedRttMs, int clients,
       String synchronousCommit, long transactions, double tps, double latencyMs,
@@ -350,14 +352,20 @@ public final class PgbenchCommand implements Callable<Integer> {
     return TpcbData.scale(lab.directDataSource());
   }
 
-  /** Each row with the model fitted on its series' lowest RTT. */
+  /**
+   * Each row with the model's TPS, its server time fitted on the same series at the run's other
+   * RTTs, so that the model is a check on the row and not a copy of it; with one RTT there is
+   * nothing else to fit on, and the model is NaN (printed as n/a).
+   */
   static List<Row> withModel(List<Row> rows) {
     List<Row> out = new ArrayList<>();
     for (Row r : rows) {
-      Row base = rows.stream().filter(b -> b.tool().equals(r.tool()) && b.mode().equals(r.mode())
-              && b.clients() == r.clients() && b.synchronousCommit().equals(r.synchronousCommit()))
-          .min(Comparator.comparingDouble(Row::addedRttMs)).orElse(r);
-      out.add(r.withModel(base.latencyMs() - base.roundTripsPerTransaction() * base.addedRttMs()));
+      double serverMs = rows.stream().filter(b -> b.tool().equals(r.tool())
+              && b.mode().equals(r.mode()) && b.clients() == r.clients()
+              && b.synchronousCommit().equals(r.synchronousCommit()) && !b.rtt().equals(r.rtt()))
+          .mapToDouble(b -> b.latencyMs() - b.roundTripsPerTransaction() * b.addedRttMs())
+          .average().orElse(Double.NaN);
+      out.add(r.withModel(serverMs));
     }
     return out;
   }
@@ -404,12 +412,13 @@ public final class PgbenchCommand implements Callable<Integer> {
           String.format(Locale.ROOT, "%.2f ms", r.latencyMs()),
           (r.roundTripsCounted() ? "" : "~") + String.format(Locale.ROOT, "%.2f",
               r.roundTripsPerTransaction()), diff,
-          String.format(Locale.ROOT, "%.1f", r.modelTps())));
+          Double.isNaN(r.modelTps()) ? "n/a" : String.format(Locale.ROOT, "%.1f", r.modelTps())));
     }
     t.append("TPS and mean latency per transaction; RT/txn: round trips per transaction, counted"
         + " at the socket for jdbc, ~ pgbench's protocol (it waits for each of its 7 commands);"
         + " diff: jdbc vs pgbench; model TPS = clients / (RT x added RTT + server time), server"
-        + " time from the same series at the lowest RTT.\n");
+        + " time from the same series at the run's other RTTs, never the row's own (n/a: the"
+        + " run has one RTT; add another, e.g. --rtt 0.5ms,20ms).\n");
     return t.toString();
   }
 }

@@ -1,6 +1,7 @@
 package io.github.latencylab.bench.runner;
 
 import io.github.latencylab.bench.support.MeasuredRtt;
+import io.github.latencylab.bench.support.WireMetricsProfiler;
 import io.github.latencylab.cli.LabOptions;
 import io.github.latencylab.cli.Progress;
 import io.github.latencylab.cli.RttConverter;
@@ -418,6 +419,7 @@ public final class BenchCommand implements Callable<Integer> {
         .param("rtt", rtt.rtt().toString())
         .jvmArgs(forkArgs.toArray(String[]::new))
         .threads(threads(p.series()))
+        .addProfiler(WireMetricsProfiler.class) // round trips, statements, ... per operation
         .shouldFailOnError(true);
     p.iterations().applyTo(options);
     p.series().params().forEach(options::param);

@@ -1,0 +1,120 @@
+package io.github.latencylab.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A statement's call site is the user's line, not a class a framework generated in the user's
+ * package around it: a Spring Data repository is a JDK proxy (in the interface's package when
+ * the interface is not public), a {@code @Transactional} service a CGLIB subclass named
+ * {@code LibraryService$$SpringCGLIB$$0}, a lazy entity a {@code $HibernateProxy$}.
+ */
+class CallSitesTest {
+
+  static Lab lab;
+  static Connection connection;
+
+  @BeforeAll
+  static void start() throws SQLException {
+    lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+    lab.wire().trace();
+    CallSites.exclude(List.of(Framework.class.getName()));
+    connection = lab.dataSource().getConnection();
+  }
+
+  @AfterAll
+  static void stop() throws SQLException {
+    connection.close();
+    lab.close();
+  }
+
+  /** What a Spring Data repository interface looks like to the JDK: package-private here. */
+  interface Repository {
+    void selectOne() throws SQLException;
+  }
+
+  /** Stands for Spring Data's handler behind the proxy: excluded like org.springframework. */
+  static class Framework implements InvocationHandler {
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws SQLException {
+      try (Statement st = connection.createStatement()) {
+        st.execute("select 1");
+      }
+      return null;
+    }
+
+    /** What Spring's transaction interceptor does after the method: commit. */
+    static void commit() throws SQLException {
+      try (Statement st = connection.createStatement()) {
+        st.execute("select 3");
+      }
+    }
+  }
+
+  /** A service, and what Spring's CGLIB makes of it: a subclass in the same package. */
+  static class Service {
+    void selectTwo() throws SQLException {
+      try (Statement st = connection.createStatement()) {
+        st.execute("select 2");
+      }
+    }
+  }
+
+  static class Service$$SpringCGLIB$$0 extends Service {
+    @Override
+    void selectTwo() throws SQLException {
+      super.selectTwo(); // the generated class calls the real method, then commits
+      Framework.commit();
+    }
+  }
+
+  @Test
+  void aJdkProxyInTheApplicationsPackageIsNotTheCallSite() throws SQLException {
+    Repository repository = (Repository) Proxy.newProxyInstance(
+        Repository.class.getClassLoader(), new Class<?>[] {Repository.class}, new Framework());
+    assertThat(repository.getClass().getName()).startsWith("io.github.latencylab.wire.$Proxy");
+
+    WireStats before = lab.wire().snapshot();
+    repository.selectOne(); // the call site
+    assertThat(callSites(before)).containsExactly(
+        "CallSitesTest.aJdkProxyInTheApplicationsPackageIsNotTheCallSite(CallSitesTest.java:91)");
+  }
+
+  @Test
+  void aCglibSubclassIsNotTheCallSiteButTheRealMethodIs() throws SQLException {
+    WireStats before = lab.wire().snapshot();
+    new Service$$SpringCGLIB$$0().selectTwo(); // the commit's call site
+    assertThat(callSites(before)).containsExactly(
+        "CallSitesTest$Service.selectTwo(CallSitesTest.java:71)",
+        "CallSitesTest.aCglibSubclassIsNotTheCallSiteButTheRealMethodIs(CallSitesTest.java:99)");
+  }
+
+  @Test
+  void generatedClassNamesAreNotTheApplication() {
+    assertThat(CallSites.isApplication("com.example.library.LibraryService")).isTrue();
+    for (String generated : List.of("com.example.library.LibraryService$$SpringCGLIB$$0",
+        "com.example.library.LibraryService$$EnhancerBySpringCGLIB$$5f1a",
+        "com.example.library.Author$HibernateProxy$Xy12Ab",
+        "com.example.library.Author$ByteBuddy$Mock", "com.example.library.$Proxy42",
+        "com.example.library.AuthorService$MockitoMock$123")) {
+      assertThat(CallSites.isApplication(generated)).as(generated).isFalse();
+    }
+  }
+
+  private static List<String> callSites(WireStats before) {
+    return lab.wire().statementsSince(before).stream().map(WireStatement::callSite).toList();
+  }
+}

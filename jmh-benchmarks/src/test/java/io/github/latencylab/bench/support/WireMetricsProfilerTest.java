@@ -1,0 +1,51 @@
+package io.github.latencylab.bench.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.Aggregator;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+/**
+ * An iteration's secondary results are its own values, not shares of a sum: one round trip per
+ * SELECT 1 reads 1.000 on JMH's iteration line and in its summary (the mean of the iterations).
+ */
+class WireMetricsProfilerTest {
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void eachIterationReportsTheValueItselfAndTheSummaryIsTheirMean() throws Exception {
+    WireMetricsProfiler profiler = new WireMetricsProfiler();
+    Map<String, ScalarResult> first = iteration(profiler, 1.0, 500);
+    Map<String, ScalarResult> second = iteration(profiler, 1.0, 700);
+
+    assertThat(first.get("roundTripsPerOp").getScore()).isEqualTo(1.0);
+    // two threads: round trips per operation averaged, rows per second added up
+    assertThat(first.get("rowsPerSecond").getScore()).isEqualTo(1000.0);
+    assertThat(second.get("rowsPerSecond").getScore()).isEqualTo(1400.0);
+
+    // what JMH's summary does with the iterations (protected in JMH, hence reflection)
+    Method aggregator = ScalarResult.class.getDeclaredMethod("getIterationAggregator");
+    aggregator.setAccessible(true);
+    Result<?> summary = ((Aggregator<ScalarResult>) aggregator.invoke(first.get(
+        "roundTripsPerOp"))).aggregate(List.of(first.get("roundTripsPerOp"),
+        second.get("roundTripsPerOp")));
+    assertThat(summary.getScore()).isEqualTo(1.0);
+  }
+
+  private static Map<String, ScalarResult> iteration(WireMetricsProfiler profiler,
+      double roundTripsPerOp, double rowsPerSecondEachThread) {
+    profiler.beforeIteration(null, null);
+    for (int thread = 0; thread < 2; thread++) {
+      WireMetricsProfiler.mean("roundTripsPerOp", roundTripsPerOp);
+      WireMetricsProfiler.sum("rowsPerSecond", rowsPerSecondEachThread);
+    }
+    return profiler.afterIteration(null, null, null).stream().map(r -> (ScalarResult) r)
+        .collect(Collectors.toMap(Result::getLabel, r -> r));
+  }
+}
