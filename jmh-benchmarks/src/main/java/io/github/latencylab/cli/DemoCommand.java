@@ -207,7 +207,7 @@ public final class DemoCommand implements Callable<Integer> {
         Map<NPlusOneStrategy, List<StrategyRun>> runsOf = new EnumMap<>(NPlusOneStrategy.class);
         for (NPlusOneStrategy strategy : chosen) {
           progress.working(strategy.label() + " at " + rtt);
-          List<StrategyRun> timed = timedRuns(library, connection, strategy);
+          List<StrategyRun> timed = timedRuns(l, library, connection, strategy);
           runsOf.put(strategy, timed);
           firstRuns.putIfAbsent(strategy, timed.get(0));
           progress.step();
@@ -217,7 +217,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
     checkSameData(firstRuns, notes);
     String method = "Each strategy: a read-only transaction on an open connection, warmed up"
-        + " once at 0 ms before\n  timing (JIT, Hibernate's query plans); time: "
+        + " once at 0 ms before\n  timing (JIT, Hibernate's query plans), its TCP windows"
+        + " restarted before each run (cold:\n  a pooled connection after an idle); link "
+        + (l.link() == null ? "as the Lab's" : l.link().name()) + "; time: "
         + (runs == null ? "median of 1 to " + MAX_AUTO_RUNS + " runs (more while runs are"
             + " quick)" : runs == 1 ? "one run" : "median of " + runs + " runs") + ".";
     return new DemoReport("n-plus-one-demo", Instant.now().toString(), environment,
@@ -225,11 +227,13 @@ public final class DemoCommand implements Callable<Integer> {
         predictions(results), nPlusOneSql(firstRuns), notes);
   }
 
-  private List<StrategyRun> timedRuns(Library library, Connection connection,
+  private List<StrategyRun> timedRuns(Lab l, Library library, Connection connection,
       NPlusOneStrategy strategy) {
     List<StrategyRun> timed = new ArrayList<>();
     double spent = 0;
     do {
+      // a request after an idle: the connection's windows as a pool's idle connection has them
+      l.restartWindows();
       StrategyRun run = library.run(strategy, connection, parents);
       timed.add(run);
       spent += run.millis();
