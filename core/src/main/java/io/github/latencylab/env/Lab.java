@@ -86,6 +86,7 @@ public final class Lab implements AutoCloseable {
         : new LatencyControl(backend.toxics().orElse(null), plain(target),
             backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate,
             wholeMillisecondToxics, link);
+    wire.link(latency != null ? latency.link() : link);
     CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
@@ -169,7 +170,7 @@ public final class Lab implements AutoCloseable {
     LabHandle.Attached attached = LabHandle.read(handle);
     String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
     return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false,
-        Link.DELAY_ONLY);
+        attached.link());
   }
 
   /**
@@ -180,7 +181,7 @@ public final class Lab implements AutoCloseable {
   public LabHandle handle() {
     return LabHandle.write(backend.kind(), described(), schema.name(), direct,
         backend.proxied().map(t -> target), backend.baseline().map(this::inSchema),
-        backend.toxics());
+        backend.toxics(), link());
   }
 
   /** True when this Lab works against another JVM's, through {@link #attach(Path)}. */
@@ -331,6 +332,7 @@ public final class Lab implements AutoCloseable {
    * attached Lab restarts its owner's; without a Toxiproxy there is nothing to restart.
    */
   public void restartWindows() {
+    wire.restartWindows();
     if (latency != null) {
       latency.restartWindows();
     } else if (backend instanceof AttachedBackend a && a.ownersToxics().isPresent()) {

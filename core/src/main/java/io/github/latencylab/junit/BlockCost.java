@@ -132,7 +132,8 @@ final class BlockCost {
   Cell cell(Series series) {
     WireStats c = counted();
     return Cell.measured(series, measuredAt, measuredAt.millis(), Double.NaN, timeMs,
-        Double.NaN, c.roundTrips(), c.statements(), Double.NaN);
+        Double.NaN, c.roundTrips(), c.statements(), Double.NaN)
+        .withWindowRoundTrips(c.windowRoundTrips());
   }
 
   /** The one time model, fitted on this block. */

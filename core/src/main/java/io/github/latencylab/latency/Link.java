@@ -135,6 +135,23 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
     return flights;
   }
 
+  /** The link as one line of text, for another JVM ({@link #fromProperty}). */
+  public String toProperty() {
+    return String.join(",", name, Integer.toString(initialWindowSegments),
+        Integer.toString(mss), Long.toString(maxWindowBytes), Long.toString(rtoMinMicros),
+        Boolean.toString(slowStartAfterIdle), Long.toString(initialReceiveWindowBytes));
+  }
+
+  /** The link {@link #toProperty()} wrote. */
+  public static Link fromProperty(String text) {
+    String[] f = text.split(",");
+    if (f.length != 7) {
+      throw new IllegalArgumentException("not a link: '" + text + "'");
+    }
+    return new Link(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]),
+        Long.parseLong(f[4]), Boolean.parseBoolean(f[5]), Long.parseLong(f[6]));
+  }
+
   /**
    * In a few words, for results and logs: "linux: 10 x 1448 B initial window, slow start, cap
    * 4 MiB, shrinks after an idle over RTT + 200 ms".

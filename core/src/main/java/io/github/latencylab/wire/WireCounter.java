@@ -1,5 +1,7 @@
 package io.github.latencylab.wire;
 
+import io.github.latencylab.latency.Link;
+import io.github.latencylab.latency.LinkWindows;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,6 +35,13 @@ public final class WireCounter {
   private final AtomicLong statements = new AtomicLong();
   private final AtomicLong bytesSent = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
+  private final AtomicLong windowRoundTrips = new AtomicLong();
+  // of a Lab's counter: the link its connections' windows follow, and how often they restarted
+  private volatile Link link = Link.DELAY_ONLY;
+  private volatile long windowsRestarted;
+  // of a connection's counter: its windows, as of the restart they count from
+  private LinkWindows windows;
+  private long windowsFrom;
   // of a connection's counter: the reply under way; of any counter: the largest since taken
   private long replyBytes;
   private final AtomicLong largestReply = new AtomicLong();
@@ -129,6 +138,38 @@ public final class WireCounter {
     }
   }
 
+  /**
+   * The link the Lab's connections go through: from now on each connection's counter also
+   * counts the window round trips its transfers need ({@link LinkWindows}).
+   */
+  public void link(Link link) {
+    this.link = link == null ? Link.DELAY_ONLY : link;
+  }
+
+  /** Every connection's windows back to a new connection's, as the Lab just restarted them. */
+  public void restartWindows() {
+    windowsRestarted++;
+  }
+
+  // a connection's windows, new after the Lab restarted them; null for a bare delay
+  private LinkWindows windows() {
+    if (parent == null || parent.link.delayOnly()) {
+      return null;
+    }
+    if (windows == null || windowsFrom != parent.windowsRestarted) {
+      windows = new LinkWindows(parent.link);
+      windowsFrom = parent.windowsRestarted;
+    }
+    return windows;
+  }
+
+  private void addWindowRoundTrips(long n) {
+    if (n > 0) {
+      windowRoundTrips.addAndGet(n);
+      parent.windowRoundTrips.addAndGet(n);
+    }
+  }
+
   /** A counter for one connection that also adds to this one. */
   WireCounter newConnection() {
     return new WireCounter(this);
@@ -141,6 +182,10 @@ public final class WireCounter {
     if (!awaitingReply) { // a new round trip: who asks for it?
       tripsStarted++;
       replyBytes = 0;
+      LinkWindows w = windows();
+      if (w != null) {
+        w.downstream().end();
+      }
       origin = traces() ? CallSites.origin() : null;
     }
     awaitingReply = true;
@@ -151,6 +196,10 @@ public final class WireCounter {
     bytesSent.addAndGet(len);
     if (parent != null) {
       parent.bytesSent.addAndGet(len);
+    }
+    LinkWindows w = windows();
+    if (w != null) {
+      addWindowRoundTrips(w.upstream().add(len));
     }
     if (tap != null) {
       tap.sent(buf, off, len);
@@ -171,10 +220,17 @@ public final class WireCounter {
       parent.largestReply.accumulateAndGet(replyBytes, Math::max);
     }
     long trips = 0;
+    LinkWindows w = windows();
     if (awaitingReply) {
       awaitingReply = false;
       trips = 1;
       roundTrips.incrementAndGet();
+      if (w != null) {
+        w.upstream().end();
+      }
+    }
+    if (w != null) {
+      addWindowRoundTrips(w.downstream().add(bytes));
     }
     CallSites.Origin o = origin;
     if (o != null) {
@@ -247,7 +303,7 @@ public final class WireCounter {
 
   public WireStats snapshot() {
     return new WireStats(roundTrips.get(), statements.get(), bytesSent.get(),
-        bytesReceived.get());
+        bytesReceived.get(), windowRoundTrips.get());
   }
 
   /**

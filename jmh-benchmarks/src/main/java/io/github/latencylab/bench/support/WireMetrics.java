@@ -75,6 +75,8 @@ public class WireMetrics {
     WireMetricsProfiler.mean("bytesReceivedPerOp",
         ops == 0 ? 0 : cost.bytesReceived() / (double) ops);
     WireMetricsProfiler.mean("largestReplyBytes", lab.wire().takeLargestReply());
+    WireMetricsProfiler.mean("windowRoundTripsPerOp",
+        ops == 0 ? 0 : cost.windowRoundTrips() / (double) ops);
     WireMetricsProfiler.sum("rowsPerSecond", seconds == 0 ? 0 : rows / seconds);
     WireMetricsProfiler.mean("addedRttMs", lab.rtt().addedMs());
     WireMetricsProfiler.mean("baselineRttMs", lab.rtt().baselineMs());
