@@ -11,6 +11,7 @@ Prints the page; a remarks file (the run's command, machine and what the numbers
 after the tables.
 """
 import os
+import re
 import statistics
 import sys
 
@@ -40,8 +41,9 @@ def main(path, remarks):
                " [link-check/link-check.json](link-check/link-check.json) (run "
                + report["createdAt"][:16].replace("T", " ") + " UTC).")
     out.append("")
-    out.append("The kernel: " + report["kernel"].replace("congestion control reno",
-               "congestion control as in each table") + ".")
+    kernel = re.sub(r", RTT [0-9.]+m?s$", "", re.sub(r"congestion control \w+, ", "",
+                                                      report["kernel"]))
+    out.append("The kernel: " + kernel + "; its congestion control as each table says.")
     out.append("")
     for cc in dict.fromkeys(c["congestionControl"] for c in cells):
         mine = [c for c in cells if c["congestionControl"] == cc]

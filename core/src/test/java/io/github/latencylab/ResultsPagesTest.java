@@ -44,6 +44,12 @@ class ResultsPagesTest {
   }
 
   @Test
+  void linkCheckIsItsJson() throws Exception {
+    assertWholePage("link-check.md", "link-check-page.py", "link-check/link-check.json",
+        "link-check/remarks.md");
+  }
+
+  @Test
   void durabilityIsItsJson() throws Exception {
     assertWholePage("durability.md", "durability-page.py", "durability/fast/results.json",
         "durability/stock/results.json");
