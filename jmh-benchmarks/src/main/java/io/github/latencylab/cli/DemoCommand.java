@@ -263,7 +263,7 @@ public final class DemoCommand implements Callable<Integer> {
       StrategyRun first = timed.get(0);
       double time = medians.get(strategy);
       rows.add(new Row(strategy.label(), strategy.question().name(), strategy.description(),
-          first.statements(), first.roundTrips(), time,
+          first.statements(), first.roundTrips(), first.wire().windowRoundTrips(), time,
           timed.stream().map(StrategyRun::millis).toList(),
           time / best.get(strategy.question())));
     });
@@ -298,7 +298,8 @@ public final class DemoCommand implements Callable<Integer> {
       for (Row row : at.strategies()) {
         cells.add(Cell.measured(Series.of("N+1 demo", row.strategy(), Map.of()), at.rtt(),
             at.addedMeanMs(), at.baselineMeanMs(), row.timeMs(), Double.NaN,
-            row.roundTrips(), row.sqlStatements(), Double.NaN));
+            row.roundTrips(), row.sqlStatements(), Double.NaN)
+            .withWindowRoundTrips(row.windowFlights()));
       }
     }
     return cells;
