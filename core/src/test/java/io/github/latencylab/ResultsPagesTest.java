@@ -44,6 +44,12 @@ class ResultsPagesTest {
   }
 
   @Test
+  void linkCheckIsItsJson() throws Exception {
+    assertWholePage("link-check.md", "link-check-page.py", "link-check/link-check.json",
+        "link-check/remarks.md");
+  }
+
+  @Test
   void durabilityIsItsJson() throws Exception {
     assertWholePage("durability.md", "durability-page.py", "durability/fast/results.json",
         "durability/stock/results.json");
@@ -62,10 +68,17 @@ class ResultsPagesTest {
     assertTablesIn("../n-plus-one.md", "n-plus-one-table.py", "n-plus-one-sweep.json");
   }
 
+  /** docs/reads.md's tables of ReadBenchmark's run. */
+  @Test
+  void readsTablesAreItsJson() throws Exception {
+    assertTablesIn("../reads.md", "reads-table.py", "reads");
+  }
+
   /** Each report.md beside a results.json: its tables are what ReportWriter makes of it. */
   @Test
   void eachReportIsItsResults(@TempDir Path tmp) throws IOException {
-    for (String dir : List.of("full", "inserts", "verify", "durability/fast", "durability/stock",
+    for (String dir : List.of("full", "inserts", "verify", "reads", "durability/fast",
+        "durability/stock",
         "server-knobs/tpcb", "server-knobs/tpcb-fsync-off")) {
       Path out = tmp.resolve(dir);
       ReportWriter.write(Results.read(RESULTS.resolve(dir).resolve("results.json")), out);

@@ -13,14 +13,22 @@ final class AttachedBackend implements Backend {
   private final PostgresTarget direct;
   private final Optional<PostgresTarget> proxied;
   private final Optional<PostgresTarget> baseline;
+  private final Optional<ProxyToxics> ownersToxics;
 
   AttachedBackend(BackendKind kind, String description, PostgresTarget direct,
-      Optional<PostgresTarget> proxied, Optional<PostgresTarget> baseline) {
+      Optional<PostgresTarget> proxied, Optional<PostgresTarget> baseline,
+      Optional<ProxyToxics> ownersToxics) {
     this.kind = kind;
     this.description = description;
     this.direct = direct;
     this.proxied = proxied;
     this.baseline = baseline;
+    this.ownersToxics = ownersToxics;
+  }
+
+  /** The other Lab's proxy toxics, for {@link Lab#restartWindows()} only: the RTT is its own. */
+  Optional<ProxyToxics> ownersToxics() {
+    return ownersToxics;
   }
 
   @Override

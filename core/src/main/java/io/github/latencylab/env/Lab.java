@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.latency.ToxicPlan;
@@ -69,7 +70,7 @@ public final class Lab implements AutoCloseable {
   private boolean stopped;
 
   private Lab(String id, Backend backend, LabSchema schema, boolean calibrate,
-      boolean wholeMillisecondToxics) {
+      boolean wholeMillisecondToxics, Link link) {
     this.id = id;
     this.backend = backend;
     this.schema = schema;
@@ -84,7 +85,8 @@ public final class Lab implements AutoCloseable {
     this.latency = backend instanceof AttachedBackend ? null
         : new LatencyControl(backend.toxics().orElse(null), plain(target),
             backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate,
-            wholeMillisecondToxics);
+            wholeMillisecondToxics, link);
+    wire.link(latency != null ? latency.link() : link);
     CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
@@ -144,7 +146,8 @@ public final class Lab implements AutoCloseable {
     }
     Lab lab;
     try {
-      lab = new Lab(id, backend, schema, config.calibrate(), config.wholeMillisecondToxics());
+      lab = new Lab(id, backend, schema, config.calibrate(), config.wholeMillisecondToxics(),
+          config.link());
     } catch (RuntimeException e) {
       try {
         backend.close();
@@ -166,7 +169,8 @@ public final class Lab implements AutoCloseable {
   public static Lab attach(Path handle) {
     LabHandle.Attached attached = LabHandle.read(handle);
     String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
-    return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false);
+    return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false,
+        attached.link());
   }
 
   /**
@@ -176,7 +180,8 @@ public final class Lab implements AutoCloseable {
    */
   public LabHandle handle() {
     return LabHandle.write(backend.kind(), described(), schema.name(), direct,
-        backend.proxied().map(t -> target), backend.baseline().map(this::inSchema));
+        backend.proxied().map(t -> target), backend.baseline().map(this::inSchema),
+        backend.toxics(), link());
   }
 
   /** True when this Lab works against another JVM's, through {@link #attach(Path)}. */
@@ -308,7 +313,31 @@ public final class Lab implements AutoCloseable {
   // backend has its owner's already)
   private String described() {
     return backend.describe() + (latency != null && backend.toxics().isPresent()
-        ? "; " + latency.method() : "");
+        ? "; " + latency.method() + "; link " + latency.link().describe() : "");
+  }
+
+  /**
+   * The path's window beyond its RTT ({@link Setting#LINK}) as this Lab applies it: a bare
+   * delay where the Toxiproxy has no {@code tcp_window} toxic; null for an attached Lab (its
+   * owner's {@link #describe()} says).
+   */
+  public Link link() {
+    return latency == null ? null : latency.link();
+  }
+
+  /**
+   * Every connection's window back to the initial window, as a new connection's, or one that
+   * Linux let idle for a few retransmission timeouts: what a pooled connection idle between
+   * requests often pays. A JMH loop on one connection otherwise measures warm windows. An
+   * attached Lab restarts its owner's; without a Toxiproxy there is nothing to restart.
+   */
+  public void restartWindows() {
+    wire.restartWindows();
+    if (latency != null) {
+      latency.restartWindows();
+    } else if (backend instanceof AttachedBackend a && a.ownersToxics().isPresent()) {
+      LatencyControl.restartWindows(a.ownersToxics().get()); // a JMH fork's, on its runner's
+    }
   }
 
   /**

@@ -1,10 +1,14 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.latency.Link;
+import io.github.latencylab.latency.Rtt;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The Lab's settings, resolved: system property over environment variable over default (see
@@ -78,6 +82,65 @@ public final class LabConfig {
     return Durability.parse(get(Setting.DURABILITY), sourceOf(Setting.DURABILITY));
   }
 
+  /** The path's window ({@link Setting#LINK} and its parameters). */
+  public Link link() {
+    Link preset = Link.preset(get(Setting.LINK));
+    if (preset == null) {
+      throw new IllegalArgumentException(invalid(Setting.LINK,
+          "expected linux, linux-bbr or delay-only"));
+    }
+    if (preset.delayOnly()) {
+      return preset;
+    }
+    long rtoMin;
+    try {
+      rtoMin = Rtt.parse(get(Setting.LINK_RTO_MIN)).micros();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(invalid(Setting.LINK_RTO_MIN,
+          "expected a duration such as 200ms or 1s"), e);
+    }
+    return preset
+        .withInitialWindowSegments((int) positive(Setting.LINK_INITIAL_WINDOW, 1000))
+        .withMss((int) positive(Setting.LINK_MSS, 65_495))
+        .withMaxWindowBytes(bytes(Setting.LINK_MAX_WINDOW))
+        .withInitialReceiveWindowBytes(bytes(Setting.LINK_INITIAL_RECEIVE_WINDOW))
+        .withRtoMinMicros(rtoMin);
+  }
+
+  private long positive(Setting setting, long max) {
+    try {
+      long n = Long.parseLong(get(setting).trim());
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // the message below says what is expected
+    }
+    throw new IllegalArgumentException(invalid(setting, "expected a whole number from 1 to "
+        + max));
+  }
+
+  private long bytes(Setting setting) {
+    Matcher m = BYTES.matcher(get(setting).trim());
+    if (m.matches()) {
+      long unit = switch (m.group(2) == null ? "" : m.group(2)) {
+        case "KiB" -> 1L << 10;
+        case "MiB" -> 1L << 20;
+        case "kB" -> 1000L;
+        case "MB" -> 1000_000L;
+        default -> 1L;
+      };
+      long n = Long.parseLong(m.group(1)) * unit;
+      if (n >= 1 && n <= 1L << 30) {
+        return n;
+      }
+    }
+    throw new IllegalArgumentException(invalid(setting, "expected bytes from 1 to 1GiB, e.g."
+        + " 3MiB, 4194304 or 512KiB"));
+  }
+
+  private static final Pattern BYTES = Pattern.compile("(\\d{1,10})\\s*(KiB|MiB|kB|MB|B)?");
+
   public boolean calibrate() {
     return Boolean.parseBoolean(get(Setting.CALIBRATE).trim());
   }
@@ -95,6 +158,7 @@ public final class LabConfig {
   private void validate() {
     backend();
     durability();
+    link();
     String calibrate = get(Setting.CALIBRATE).trim();
     if (!calibrate.equalsIgnoreCase("true") && !calibrate.equalsIgnoreCase("false")) {
       throw new IllegalArgumentException(invalid(Setting.CALIBRATE, "expected true or false"));

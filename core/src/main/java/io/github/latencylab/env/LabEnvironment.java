@@ -10,6 +10,7 @@ public record LabEnvironment(
     Map<String, String> postgresSettings,
     String pgjdbcVersion,
     String toxiproxyVersion,
+    String link,
     String javaVersion,
     String javaVm,
     String os,
@@ -26,6 +27,7 @@ public record LabEnvironment(
         server.settings(),
         org.postgresql.util.DriverInfo.DRIVER_VERSION,
         lab.toxiproxyVersion(),
+        lab.link() == null ? null : lab.link().describe(),
         System.getProperty("java.version"),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"),
         System.getProperty("os.name") + " " + System.getProperty("os.version") + " "

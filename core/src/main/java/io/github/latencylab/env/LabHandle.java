@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import io.github.latencylab.latency.Link;
+import java.net.URI;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -46,8 +48,15 @@ public final class LabHandle implements AutoCloseable {
 
   static LabHandle write(BackendKind kind, String description, String schema,
       PostgresTarget direct, Optional<PostgresTarget> proxied,
-      Optional<PostgresTarget> baseline) {
+      Optional<PostgresTarget> baseline, Optional<ProxyToxics> toxics, Link link) {
     Properties p = new Properties();
+    if (link != null) {
+      p.setProperty("link", link.toProperty());
+    }
+    toxics.ifPresent(t -> {
+      p.setProperty("toxiproxy.api", t.api().toString());
+      p.setProperty("toxiproxy.proxy", t.proxy());
+    });
     p.setProperty("backend", kind.label());
     p.setProperty("description", description);
     p.setProperty("schema", schema);
@@ -86,8 +95,11 @@ public final class LabHandle implements AutoCloseable {
     t.parameters().forEach((name, value) -> p.setProperty(prefix + ".parameter." + name, value));
   }
 
-  /** What an attached Lab needs: the other Lab's backend as seen from here, and its schema. */
-  record Attached(Backend backend, String schema) {
+  /**
+   * What an attached Lab needs: the other Lab's backend as seen from here, its schema, and the
+   * link its connections go through (a bare delay if the handle does not say).
+   */
+  record Attached(Backend backend, String schema, Link link) {
   }
 
   /** The Lab a handle describes, as an attached Lab sees it. */
@@ -109,7 +121,11 @@ public final class LabHandle implements AutoCloseable {
       }
       return new Attached(new AttachedBackend(kind, p.getProperty("description", kind.label()),
           target(p, "direct").orElseThrow(() -> new IllegalArgumentException("no direct.host")),
-          target(p, "proxied"), target(p, "baseline")), schema);
+          target(p, "proxied"), target(p, "baseline"), p.containsKey("toxiproxy.api")
+              ? Optional.of(new ProxyToxics(URI.create(p.getProperty("toxiproxy.api")),
+                  p.getProperty("toxiproxy.proxy")))
+              : Optional.empty()), schema,
+          p.containsKey("link") ? Link.fromProperty(p.getProperty("link")) : Link.DELAY_ONLY);
     } catch (RuntimeException e) {
       throw new IllegalStateException("Cannot attach to the Lab of " + file + ": not a Lab"
           + " handle (" + e.getMessage() + ")", e);

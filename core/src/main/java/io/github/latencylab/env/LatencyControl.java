@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.MicrosecondToxics;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
@@ -39,6 +40,7 @@ final class LatencyControl implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LatencyControl.class);
   private static final String NAME = "latency-lab-";
+  private static final String LINK = "link-";
   private static final int WARMUP = 20;
   private static final int MAX_CORRECTIONS = 5;
 
@@ -48,6 +50,7 @@ final class LatencyControl implements AutoCloseable {
   private final Probe withToxics;
   private final Probe baseline;
   private final boolean calibrate;
+  private final Link link;
   private final Map<Rtt, RttMeasurement> calibrated = new HashMap<>();
   private Rtt current = Rtt.ZERO;
   private ToxicPlan currentPlan = ToxicPlan.NONE;
@@ -55,11 +58,15 @@ final class LatencyControl implements AutoCloseable {
   /**
    * {@code toxics} and {@code baseline} may be null (a database without Toxiproxy): then only
    * the zero RTT can be set, and the probe measures the real network. {@code wholeMilliseconds}
-   * forces upstream's whole-millisecond toxics even where {@code latency_us} exists.
+   * forces upstream's whole-millisecond toxics even where {@code latency_us} exists. {@code link}
+   * is the path's window, where the Toxiproxy has the {@code tcp_window} toxic (a stock one
+   * gets a bare delay, and a warning).
    */
   LatencyControl(ProxyToxics toxics, DataSource proxied, DataSource baseline,
-      boolean calibrate, boolean wholeMilliseconds) {
+      boolean calibrate, boolean wholeMilliseconds, Link link) {
     this.toxics = toxics;
+    this.link = toxics == null || link.delayOnly() || supports(toxics, Link.TYPE) ? link
+        : withoutWindow(toxics, link);
     this.withToxics = new Probe(proxied);
     this.baseline = baseline == null ? null : new Probe(baseline);
     this.calibrate = calibrate;
@@ -70,7 +77,7 @@ final class LatencyControl implements AutoCloseable {
       microseconds = false;
       method = "whole-millisecond latency toxics, real on average only (as asked:"
           + " latencylab.rtt.toxics=whole-ms)";
-    } else if (supportsMicroseconds(toxics)) {
+    } else if (supports(toxics, MicrosecondToxics.TYPE)) {
       microseconds = true;
       method = "latency_us toxics, every round trip to the microsecond";
     } else {
@@ -83,9 +90,16 @@ final class LatencyControl implements AutoCloseable {
     }
   }
 
-  private static boolean supportsMicroseconds(ProxyToxics toxics) {
+  private static Link withoutWindow(ProxyToxics toxics, Link asked) {
+    LOG.warn("Toxiproxy at {} has no {} toxic (a stock server?): the link is a bare delay, not"
+        + " {} (latency-lab's own server has it: docs/latency.md)", toxics.api(), Link.TYPE,
+        asked.name());
+    return Link.DELAY_ONLY;
+  }
+
+  private static boolean supports(ProxyToxics toxics, String type) {
     try {
-      return toxics.supports(MicrosecondToxics.TYPE);
+      return toxics.supports(type);
     } catch (IOException e) {
       throw new UncheckedIOException("Could not reach Toxiproxy at " + toxics.api() + ": "
           + e.getMessage(), e);
@@ -95,6 +109,31 @@ final class LatencyControl implements AutoCloseable {
   /** How the latency is made, in a few words, for logs and result files. */
   String method() {
     return method;
+  }
+
+  /** The path's window as applied: the one asked for, or a bare delay where it cannot be. */
+  Link link() {
+    return link;
+  }
+
+  /**
+   * Every connection's window back to the initial window, as a new connection's (or, on Linux,
+   * one idle for a while): the link's toxics are made anew, with fresh state.
+   */
+  synchronized void restartWindows() {
+    if (toxics != null) {
+      restartWindows(toxics);
+    }
+  }
+
+  /** {@link #restartWindows()} on the proxy {@code toxics}, also from an attached Lab. */
+  static void restartWindows(ProxyToxics toxics) {
+    try {
+      toxics.recreate(NAME);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not restart the windows of proxy " + toxics.proxy()
+          + ": " + e.getMessage(), e);
+    }
   }
 
   /** Whether every round trip gets its delay ({@code latency_us}), not only on average. */
@@ -230,6 +269,13 @@ final class LatencyControl implements AutoCloseable {
     try {
       for (String stream : new String[] {"upstream", "downstream"}) {
         toxics.remove(NAME + stream);
+        toxics.remove(NAME + LINK + stream);
+      }
+      // per direction, a chunk waits for the window first, then for the delay
+      if (plan.nominalMs() > 0) {
+        for (ToxicPlan.Toxic toxic : link.toxics(current)) {
+          toxics.add(NAME + LINK + toxic.stream(), toxic);
+        }
       }
       for (ToxicPlan.Toxic toxic : plan.toxics()) {
         toxics.add(NAME + toxic.stream(), toxic);

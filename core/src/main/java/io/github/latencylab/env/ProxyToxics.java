@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.latencylab.latency.ToxicPlan;
 import java.io.IOException;
@@ -10,6 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -68,6 +71,29 @@ final class ProxyToxics {
     HttpResponse<String> response = send("DELETE", toxicsPath() + "/" + encode(name), null);
     if (response.statusCode() != 404) {
       check(response, "remove toxic " + name);
+    }
+  }
+
+  /**
+   * Removes the toxics whose names start with {@code prefix} and creates them again, with the
+   * same attributes and in the same order per direction: their per-connection state (a
+   * {@code tcp_window}'s window) starts anew on every open connection.
+   */
+  void recreate(String prefix) throws IOException {
+    HttpResponse<String> listed = send("GET", toxicsPath(), null);
+    check(listed, "list its toxics");
+    List<JsonNode> mine = new ArrayList<>();
+    for (JsonNode toxic : JSON.readTree(listed.body())) { // upstream, then downstream, in order
+      if (toxic.path("name").asText().startsWith(prefix)) {
+        mine.add(toxic);
+      }
+    }
+    for (JsonNode toxic : mine) {
+      remove(toxic.path("name").asText());
+    }
+    for (JsonNode toxic : mine) {
+      check(send("POST", toxicsPath(), JSON.writeValueAsString(toxic)), "create toxic "
+          + toxic.path("name").asText() + " again");
     }
   }
 

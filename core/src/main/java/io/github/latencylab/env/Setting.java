@@ -45,6 +45,27 @@ public enum Setting {
       "auto: latency-lab's latency_us toxics (every round trip gets L) where the Toxiproxy has"
           + " them, whole-millisecond ones (L on average only) elsewhere; whole-ms: always the"
           + " whole-millisecond ones, e.g. to compare."),
+  LINK("latencylab.link", "linux",
+      "linux | linux-bbr | delay-only: the path's TCP behaviour beyond its RTT. linux: a window"
+          + " of bytes in flight per connection and direction that starts at the initial window,"
+          + " doubles each round trip while it is the limit (slow start), stops at the cap, and"
+          + " shrinks again after an idle longer than RTT + rtoMin (Linux's defaults with CUBIC"
+          + " or Reno); linux-bbr: the same, kept across idles; delay-only: a bare delay, any"
+          + " transfer pays the RTT about once. docs/latency.md#the-link."),
+  LINK_INITIAL_WINDOW("latencylab.link.initialWindow", "10",
+      "Segments a connection may have in flight at its start (RFC 6928; Linux's default)."),
+  LINK_MSS("latencylab.link.mss", "1448",
+      "Bytes per segment: a 1500-byte MTU less IPv4 and TCP headers and TCP timestamps."),
+  LINK_MAX_WINDOW("latencylab.link.maxWindow", "4MiB",
+      "The most bytes in flight per connection and direction (bytes, or with KiB/MiB/kB/MB):"
+          + " Linux's default tcp_wmem maximum, the sender's buffer, which is what held a 60 MB"
+          + " transfer at 320 ms on the kernel's own TCP here (./latency-lab link-check)."),
+  LINK_INITIAL_RECEIVE_WINDOW("latencylab.link.initialReceiveWindow", "64088",
+      "Bytes a new connection's receiver lets its peer send (Linux's rcv_ssthresh of a fresh"
+          + " socket, read here); it grows to twice what arrived in the last RTT."),
+  LINK_RTO_MIN("latencylab.link.rtoMin", "200ms",
+      "Linux's least retransmission timeout (TCP_RTO_MIN): a window idle for longer than RTT +"
+          + " this shrinks (linux only)."),
   DURABILITY("latencylab.server.durability", "stock",
       "stock | fast. stock: PostgreSQL's own durability (fsync, synchronous_commit and"
           + " full_page_writes on), what production runs; fast: all three off, for quick local"

@@ -2,25 +2,16 @@ package io.github.latencylab.env;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +21,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The binary is latency-lab's own: Toxiproxy's unchanged server plus the {@code latency_us}
  * toxic, a small Go module shipped in this jar's resources ({@code toxiproxy/}, listed in its
- * {@code SOURCES}). The first use builds it with {@code go build} into the cache, in a directory
+ * {@code SOURCES}). The first use builds it ({@link GoModule}) into the cache, in a directory
  * named for Toxiproxy's version and a hash of those sources, so changed sources get a new
  * build and a binary is never half-written (it is moved into place).
  * {@code .ci/toxiproxy-server.sh} builds the same sources the same way into the same place.
@@ -38,7 +29,8 @@ import org.slf4j.LoggerFactory;
 final class ToxiproxyServer implements AutoCloseable {
 
   private static final String BINARY = "toxiproxy-server";
-  private static final String SOURCES = "toxiproxy/";
+  private static final GoModule MODULE =
+      new GoModule("toxiproxy/", BINARY, "latency-lab's Toxiproxy server");
   private static final Logger LOG = LoggerFactory.getLogger(ToxiproxyServer.class);
   /** Upstream Toxiproxy's version, from the module's go.mod, e.g. "v2.5.0". */
   static final String UPSTREAM_VERSION = upstreamVersion();
@@ -115,7 +107,7 @@ final class ToxiproxyServer implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new IOException("toxiproxy-server exited with " + process.exitValue()
-            + " on port " + port + ": " + tail(log));
+            + " on port " + port + ": " + GoModule.tail(log));
       }
       try {
         HttpURLConnection http = (HttpURLConnection)
@@ -134,7 +126,7 @@ final class ToxiproxyServer implements AutoCloseable {
       Thread.sleep(25);
     }
     throw new IOException("toxiproxy-server did not answer on port " + port + " within "
-        + timeout.toSeconds() + " s: " + tail(log));
+        + timeout.toSeconds() + " s: " + GoModule.tail(log));
   }
 
   private static String fix(LabConfig config) {
@@ -186,22 +178,9 @@ final class ToxiproxyServer implements AutoCloseable {
    */
   static Path ownBinary(LabConfig config, String platform)
       throws IOException, InterruptedException {
-    Path cached = cachedBinary(config, platform);
-    if (Files.isExecutable(cached)) {
-      return cached;
-    }
-    String state = Files.exists(cached) ? cached + " is not executable" : "latency-lab's"
-        + " Toxiproxy server is not built yet";
-    // Go's own installer puts it in /usr/local/go/bin, often not on a JVM's PATH
-    Path go = onPath("go").or(() -> Optional.of(Path.of("/usr/local/go/bin/go"))
-        .filter(Files::isExecutable)).orElseThrow(() -> new IllegalStateException(state
-        + " and there is no Go on PATH to build it: install"
-        + " Go 1.17 or newer (https://go.dev/dl), or set " + Setting.TOXIPROXY_SERVER.property()
-        + " to a toxiproxy-server binary (whole-millisecond latency only)"));
-    if (Files.exists(cached)) {
-      LOG.warn("{}: building it again", state);
-    }
-    return build(go, cached, platform);
+    return MODULE.binary(cachedBinary(config, platform), platform,
+        UPSTREAM_VERSION + " + latency_us", "set " + Setting.TOXIPROXY_SERVER.property()
+            + " to a toxiproxy-server binary (whole-millisecond latency only)");
   }
 
   static Path cachedBinary(LabConfig config) {
@@ -214,129 +193,23 @@ final class ToxiproxyServer implements AutoCloseable {
     return (platform == null ? dir : dir.resolve(platform.replace('/', '-'))).resolve(BINARY);
   }
 
-  /**
-   * The first 12 hex digits of the SHA-256 of SOURCES followed by each file it lists, in its
-   * order; .ci/toxiproxy-server.sh computes the same.
-   */
+  /** The cache key of the sources; .ci/toxiproxy-server.sh computes the same. */
   static String sourceHash() {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(resource("SOURCES"));
-      for (String file : sourceFiles()) {
-        sha.update(resource(file));
-      }
-      return HexFormat.of().formatHex(sha.digest()).substring(0, 12);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("no SHA-256 in this JVM", e);
-    }
-  }
-
-  private static List<String> sourceFiles() {
-    return new String(resource("SOURCES"), StandardCharsets.UTF_8).lines()
-        .filter(line -> !line.isBlank()).toList();
-  }
-
-  private static byte[] resource(String name) {
-    try (InputStream in = ToxiproxyServer.class.getResourceAsStream(SOURCES + name)) {
-      if (in == null) {
-        throw new IllegalStateException("latency-lab's Toxiproxy sources are incomplete: no "
-            + SOURCES + name + " beside " + ToxiproxyServer.class.getName());
-      }
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return MODULE.sourceHash();
   }
 
   private static String upstreamVersion() {
     Matcher m = Pattern.compile("github\\.com/Shopify/toxiproxy/v2 (v\\S+)")
-        .matcher(new String(resource("go.mod"), StandardCharsets.UTF_8));
+        .matcher(new String(MODULE.resource("go.mod"), StandardCharsets.UTF_8));
     if (!m.find()) {
-      throw new IllegalStateException("no Toxiproxy version in " + SOURCES + "go.mod");
+      throw new IllegalStateException("no Toxiproxy version in toxiproxy/go.mod");
     }
     return m.group(1);
-  }
-
-  /** go build of the sources, static, into a fresh directory beside target, then moved there. */
-  private static Path build(Path go, Path target, String platform)
-      throws IOException, InterruptedException {
-    Files.createDirectories(target.getParent());
-    Path work = Files.createTempDirectory(target.getParent(), "build-");
-    try {
-      Path src = Files.createDirectory(work.resolve("src"));
-      for (String file : sourceFiles()) {
-        Files.write(src.resolve(file), resource(file));
-      }
-      Path out = work.resolve(BINARY);
-      Path buildLog = work.resolve("go-build.log");
-      System.err.println("latency-lab: building latency-lab's Toxiproxy server (" + UPSTREAM_VERSION
-          + " + latency_us" + (platform == null ? "" : ", " + platform) + ") with go build into "
-          + target.getParent() + " (first use only, up to a minute)...");
-      List<String> command = List.of(go.toString(), "build", "-trimpath", "-buildvcs=false",
-          "-ldflags=-s -w", "-o", out.toString(), ".");
-      ProcessBuilder builder = new ProcessBuilder(command).directory(src.toFile())
-          .redirectErrorStream(true).redirectOutput(buildLog.toFile());
-      Map<String, String> env = builder.environment();
-      env.put("CGO_ENABLED", "0");
-      env.put("GOFLAGS", "-mod=readonly");
-      env.put("GOWORK", "off");
-      if (platform != null) {
-        env.put("GOOS", platform.substring(0, platform.indexOf('/')));
-        env.put("GOARCH", platform.substring(platform.indexOf('/') + 1));
-      }
-      Process process = builder.start();
-      boolean finished = process.waitFor(10, TimeUnit.MINUTES);
-      if (!finished || process.exitValue() != 0) {
-        process.destroyForcibly();
-        throw new IOException("Could not build latency-lab's Toxiproxy server with " + go
-            + (finished ? " (exit " + process.exitValue() + ")" : " (over 10 minutes)") + ": "
-            + tail(buildLog) + ". It needs Go 1.17 or newer and, on first build, the Go module"
-            + " proxy; or set " + Setting.TOXIPROXY_SERVER.property()
-            + " to a toxiproxy-server binary (whole-millisecond latency only)");
-      }
-      Files.move(out, target, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-      LOG.info("Built {}", target);
-      return target;
-    } finally {
-      deleteTree(work);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
-
-  private static Optional<Path> onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String dir : path.split(java.io.File.pathSeparator)) {
-      Path candidate = Path.of(dir, name);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
-    }
-  }
-
-  private static String tail(Path file) {
-    try {
-      List<String> lines = Files.readAllLines(file);
-      return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
     }
   }
 }

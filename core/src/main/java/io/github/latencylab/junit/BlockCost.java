@@ -7,6 +7,7 @@ import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.Series;
 import io.github.latencylab.wire.Overhead;
 import io.github.latencylab.wire.WireCounter;
+import io.github.latencylab.wire.WireRead;
 import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;
 import java.util.ArrayList;
@@ -34,15 +35,18 @@ final class BlockCost {
   final WireStats total;
   final Map<Overhead, WireStats> overhead;
   final List<WireStatement> statements;
+  final List<WireRead> reads;
   final double timeMs;
   final Rtt measuredAt;
   final boolean includeOverhead;
 
   private BlockCost(WireStats total, Map<Overhead, WireStats> overhead,
-      List<WireStatement> statements, double timeMs, Rtt measuredAt, boolean includeOverhead) {
+      List<WireStatement> statements, List<WireRead> reads, double timeMs, Rtt measuredAt,
+      boolean includeOverhead) {
     this.total = total;
     this.overhead = overhead;
     this.statements = statements;
+    this.reads = reads;
     this.timeMs = timeMs;
     this.measuredAt = measuredAt;
     this.includeOverhead = includeOverhead;
@@ -71,11 +75,18 @@ final class BlockCost {
       WireStats total = counter.snapshot().minus(before);
       Map<Overhead, WireStats> overhead = counter.overhead();
       overhead.replaceAll((kind, now) -> now.minus(overheadBefore.get(kind)));
-      return new Measured<>(value, new BlockCost(total, overhead,
-          counter.statementsSince(before), ms, at, includeOverhead));
+      List<WireStatement> statements = counter.statementsSince(before);
+      return new Measured<>(value, new BlockCost(total, overhead, statements,
+          counter.readsOf(statements), ms, at, includeOverhead));
     } finally {
       lock.unlock();
     }
+  }
+
+  /** The rows the statements that count got back, reply by reply. */
+  List<WireRead> countedReads() {
+    return includeOverhead ? reads
+        : reads.stream().filter(r -> r.statement().counted()).toList();
   }
 
   /** Everything overhead cost. */
@@ -121,7 +132,8 @@ final class BlockCost {
   Cell cell(Series series) {
     WireStats c = counted();
     return Cell.measured(series, measuredAt, measuredAt.millis(), Double.NaN, timeMs,
-        Double.NaN, c.roundTrips(), c.statements(), Double.NaN);
+        Double.NaN, c.roundTrips(), c.statements(), Double.NaN)
+        .withWindowRoundTrips(c.windowRoundTrips());
   }
 
   /** The one time model, fitted on this block. */

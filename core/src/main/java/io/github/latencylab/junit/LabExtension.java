@@ -311,7 +311,15 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
       }
       includeOverhead |= wireCost.includeOverhead();
     }
-    return new RoundTrips.Spec(bounds, cost, includeOverhead);
+    ExpectReads reads = find(method, testClass, ExpectReads.class);
+    if (reads != null && reads.maxRowsPerRoundTrip() < 0
+        && reads.maxRoundTripsPerThousandRows() < 0) {
+      throw new IllegalArgumentException(method + ": set maxRowsPerRoundTrip or"
+          + " maxRoundTripsPerThousandRows on its @ExpectReads");
+    }
+    return new RoundTrips.Spec(bounds, cost, includeOverhead, reads == null ? null
+        : new RoundTrips.Reads(reads.maxRowsPerRoundTrip(),
+            reads.maxRoundTripsPerThousandRows()));
   }
 
   private static <A extends java.lang.annotation.Annotation> A find(Method method,

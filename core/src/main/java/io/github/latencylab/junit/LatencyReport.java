@@ -116,7 +116,7 @@ final class LatencyReport implements AutoCloseable {
   private static Cell unmeasuredRtt(Cell c) {
     return new Cell(c.series(), c.rtt(), Double.NaN, c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
-        c.server(), c.prediction());
+        c.server(), c.prediction(), c.windowRoundTripsPerOp());
   }
 
   private static Cell countsOnly(Cell c) {

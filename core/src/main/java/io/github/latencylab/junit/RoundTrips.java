@@ -6,9 +6,11 @@ import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.Series;
 import io.github.latencylab.wire.WireCounter;
+import io.github.latencylab.wire.WireRead;
 import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -199,6 +201,13 @@ public final class RoundTrips {
         throw new AssertionFailedError(message, bound.limit(), actual);
       }
     }
+    if (spec.reads() != null) {
+      String violation = spec.reads().violation(m.countedReads());
+      if (violation != null) {
+        throw new AssertionFailedError(prefix + violation + "\nthe SQL, read at the wire:\n"
+            + details(m));
+      }
+    }
     if (spec.cost() != null) {
       Cost c = spec.cost();
       LatencyModel model = m.model(Series.of("block", subject == null ? "block" : subject,
@@ -255,10 +264,56 @@ public final class RoundTrips {
   }
 
   /** What a counted block must respect: bounds on counts, a price, overhead counted or not. */
-  record Spec(List<Bound> bounds, Cost cost, boolean includeOverhead) {
+  record Spec(List<Bound> bounds, Cost cost, boolean includeOverhead, Reads reads) {
+
+    Spec(List<Bound> bounds, Cost cost, boolean includeOverhead) {
+      this(bounds, cost, includeOverhead, null);
+    }
 
     boolean isEmpty() {
-      return bounds.isEmpty() && cost == null;
+      return bounds.isEmpty() && cost == null && reads == null;
+    }
+  }
+
+  /** {@link ExpectReads}' limits; -1: none. */
+  record Reads(long maxRowsPerRoundTrip, long maxRoundTripsPerThousandRows) {
+
+    /** The first read that breaks a limit, said with its SQL and call site; null if none. */
+    String violation(List<WireRead> reads) {
+      for (WireRead r : reads) {
+        if (maxRowsPerRoundTrip >= 0 && r.rows() > maxRowsPerRoundTrip) {
+          return "expected at most " + Format.count(maxRowsPerRoundTrip) + " rows per round"
+              + " trip, but " + sent(r.statement()) + " got " + Format.count(r.rows())
+              + " rows in one reply. pgjdbc holds a whole reply in memory before it returns"
+              + " the first row, and without a transaction it ignores setFetchSize: read it in"
+              + " a transaction (setAutoCommit(false)) with setFetchSize("
+              + Format.count(maxRowsPerRoundTrip).replace(",", "") + ") or the connection"
+              + " property defaultRowFetchSize: a cursor, a round trip per that many rows";
+        }
+      }
+      if (maxRoundTripsPerThousandRows >= 0) {
+        Map<String, List<WireRead>> bySql = new LinkedHashMap<>();
+        reads.forEach(r -> bySql.computeIfAbsent(r.statement().sql(), k -> new ArrayList<>())
+            .add(r));
+        for (List<WireRead> same : bySql.values()) {
+          long rows = same.stream().mapToLong(WireRead::rows).sum();
+          long trips = same.stream().map(r -> r.statement().connection() + ":"
+              + r.statement().roundTrip()).distinct().count();
+          long thousands = Math.max(1, (rows + 999) / 1000);
+          if (trips > maxRoundTripsPerThousandRows * thousands) {
+            return "expected at most " + Format.count(maxRoundTripsPerThousandRows)
+                + " round trips per 1,000 rows, but " + sent(same.get(0).statement())
+                + " read " + Format.count(rows) + " rows in " + plural(trips, "round trip")
+                + ", about " + Format.count(rows / trips) + " a round trip: its fetch size is"
+                + " that small; raise it (setFetchSize(1000) reads 1,000 rows a round trip)";
+          }
+        }
+      }
+      return null;
+    }
+
+    private static String sent(WireStatement s) {
+      return "`" + s.sql() + "`" + (s.callSite() == null ? "" : " from `" + s.callSite() + "`");
     }
   }
 

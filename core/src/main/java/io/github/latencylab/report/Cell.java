@@ -22,10 +22,36 @@ import java.util.TreeMap;
  * @param server the server's counters per operation by name (e.g. {@code walBytesPerOp}),
  *     empty when none were read
  * @param prediction how the model predicted this cell, or null when it was measured
+ * @param windowRoundTripsPerOp the flights per operation its transfers needed beyond their
+ *     first while the path's window grew, counted by the link's model (0 on a bare delay, or
+ *     where nothing counted them)
  */
 public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs,
     double timeMs, double timeErrorMs, double roundTripsPerOp, double statementsPerOp,
-    double rowsPerSecond, Map<String, Double> server, String prediction) {
+    double rowsPerSecond, Map<String, Double> server, String prediction,
+    double windowRoundTripsPerOp) {
+
+  /** A cell without window round trips counted. */
+  public Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs, double timeMs,
+      double timeErrorMs, double roundTripsPerOp, double statementsPerOp, double rowsPerSecond,
+      Map<String, Double> server, String prediction) {
+    this(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs, roundTripsPerOp,
+        statementsPerOp, rowsPerSecond, server, prediction, 0);
+  }
+
+  /** This cell with the window round trips its operations needed. */
+  public Cell withWindowRoundTrips(double perOp) {
+    return new Cell(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs,
+        roundTripsPerOp, statementsPerOp, rowsPerSecond, server, prediction, perOp);
+  }
+
+  /**
+   * The RTTs an operation pays: its round trips and the flights its transfers waited for the
+   * window (what the model multiplies by L).
+   */
+  public double rttsPerOp() {
+    return roundTripsPerOp + (Double.isFinite(windowRoundTripsPerOp) ? windowRoundTripsPerOp : 0);
+  }
 
   /** By series (suite, strategy, parameters with numbers as numbers), then RTT. */
   public static final Comparator<Cell> ORDER =
@@ -74,7 +100,7 @@ public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRtt
     double rowsPerOp = rowsPerSecond * timeMs / 1000;
     return new Cell(series, rtt, addedRttMs, baselineRttMs, newTimeMs, newErrorMs,
         roundTripsPerOp, statementsPerOp, newTimeMs == 0 ? 0 : rowsPerOp / (newTimeMs / 1000),
-        server, prediction);
+        server, prediction, windowRoundTripsPerOp);
   }
 
   @Override

@@ -205,6 +205,7 @@ final class HtmlReport {
     item(h, "PostgreSQL", env.postgresVersion());
     item(h, "pgjdbc", env.pgjdbcVersion());
     item(h, "Toxiproxy", env.toxiproxyVersion());
+    item(h, "link", env.link());
     item(h, "Java", env.javaVersion() == null ? null
         : env.javaVersion() + (env.javaVm() == null ? "" : " (" + env.javaVm() + ")"));
     item(h, "OS", env.os());

@@ -14,10 +14,14 @@ import java.util.stream.Collectors;
 /**
  * The time model of one series: an operation that makes R round trips takes about
  *
- * <pre>T(L) = T0 + R x L</pre>
+ * <pre>T(L) = T0 + (R + W) x L</pre>
  *
  * at an added round-trip time L (the measured one, not the setting): each round trip waits L
- * once, and T0 is everything else (the server's work, the client's, the loopback).
+ * once, and T0 is everything else (the server's work, the client's, the loopback). W is the
+ * flights its transfers need beyond their first while the path's TCP window grows (the link's
+ * slow start, and bytes / window at its cap: both a number of RTTs, so both scale with L),
+ * counted from the bytes of each request and reply ({@code Cell.windowRoundTripsPerOp}; 0 on
+ * a bare delay).
  *
  * <p>Fitted on every measured cell of the series it is given: T0 is their least-squares
  * value with the slope R, the counted round trips (with one cell, T0 = T - R x L). The
@@ -37,14 +41,16 @@ public final class LatencyModel {
   private final Series series;
   private final List<Cell> points;
   private final double roundTrips;
+  private final double windowRoundTrips;
   private final double t0Ms;
   private final double fittedSlope;
 
-  private LatencyModel(Series series, List<Cell> points, double roundTrips, double t0Ms,
-      double fittedSlope) {
+  private LatencyModel(Series series, List<Cell> points, double roundTrips,
+      double windowRoundTrips, double t0Ms, double fittedSlope) {
     this.series = series;
     this.points = points;
     this.roundTrips = roundTrips;
+    this.windowRoundTrips = windowRoundTrips;
     this.t0Ms = t0Ms;
     this.fittedSlope = fittedSlope;
   }
@@ -67,7 +73,9 @@ public final class LatencyModel {
       }
     }
     double n = points.size();
-    double roundTrips = points.stream().mapToDouble(Cell::roundTripsPerOp).sum() / n;
+    double roundTrips = points.stream().mapToDouble(Cell::rttsPerOp).sum() / n;
+    double windowRoundTrips = roundTrips
+        - points.stream().mapToDouble(Cell::roundTripsPerOp).sum() / n;
     double meanL = points.stream().mapToDouble(Cell::addedRttMs).sum() / n;
     double meanT = points.stream().mapToDouble(Cell::timeMs).sum() / n;
     double sxx = 0;
@@ -77,7 +85,8 @@ public final class LatencyModel {
       sxx += (c.addedRttMs() - meanL) * (c.addedRttMs() - meanL);
     }
     // least squares of T0 with the slope R; of T0 and the slope, for what the cells say
-    return new LatencyModel(series, points, roundTrips, meanT - roundTrips * meanL,
+    return new LatencyModel(series, points, roundTrips, windowRoundTrips,
+        meanT - roundTrips * meanL,
         sxx > 0 ? sxy / sxx : Double.NaN);
   }
 
@@ -110,7 +119,8 @@ public final class LatencyModel {
         smaller.timeMs() * factor, Double.NaN, smaller.roundTripsPerOp() * factor,
         smaller.statementsPerOp() * factor, smaller.rowsPerSecond(), Map.of(),
         String.format(Locale.ROOT, "predicted by scaling x%s from %s: time, round trips and"
-            + " statements grow with the size", Format.number(factor), smaller.key()));
+            + " statements grow with the size", Format.number(factor), smaller.key()),
+        smaller.windowRoundTripsPerOp() * factor);
   }
 
   /** True when {@code c} has what a fit needs: a time, round trips and the added RTT. */
@@ -144,7 +154,7 @@ public final class LatencyModel {
         from.roundTripsPerOp(), from.statementsPerOp(), from.rowsPerSecond(), from.server(),
         "predicted from " + series.strategy() + " at " + measuredAt() + ": "
             + describe(addedRttMs) + (farBelow(addedRttMs) ? " (far below the measured RTTs:"
-            + " uncertain)" : ""));
+            + " uncertain)" : ""), from.windowRoundTripsPerOp());
     return at.withTime(timeMs(addedRttMs), Double.NaN);
   }
 
@@ -155,11 +165,20 @@ public final class LatencyModel {
   public String describe(double addedRttMs) {
     if (points.size() == 1) {
       Cell p = points.get(0);
-      return String.format(Locale.ROOT, "%.3f ms + %s round trips x (%.3f - %.3f) ms",
-          p.timeMs(), Format.number(roundTrips), addedRttMs, p.addedRttMs());
+      return String.format(Locale.ROOT, "%.3f ms + %s x (%.3f - %.3f) ms",
+          p.timeMs(), paidRtts(), addedRttMs, p.addedRttMs());
     }
-    return String.format(Locale.ROOT, "%.3f ms (T0, least squares over %d RTTs) + %s round"
-        + " trips x %.3f ms", t0Ms, points.size(), Format.number(roundTrips), addedRttMs);
+    return String.format(Locale.ROOT, "%.3f ms (T0, least squares over %d RTTs) + %s x %.3f ms",
+        t0Ms, points.size(), paidRtts(), addedRttMs);
+  }
+
+  // "4 round trips", or "1 round trip + 5 window flights" where the window made transfers wait
+  private String paidRtts() {
+    if (windowRoundTrips < 0.005) {
+      return Format.number(roundTrips) + " round trips";
+    }
+    return Format.number(roundTrips - windowRoundTrips) + " round trips + "
+        + Format.number(windowRoundTrips) + " window flights";
   }
 
   /** "0.5ms, 20ms": the RTTs the model was fitted on. */
@@ -192,8 +211,14 @@ public final class LatencyModel {
     return fittedSlope;
   }
 
+  /** The RTTs an operation pays, R + W: round trips and window flights. */
   public double roundTrips() {
     return roundTrips;
+  }
+
+  /** W: the window flights among {@link #roundTrips()}. */
+  public double windowRoundTrips() {
+    return windowRoundTrips;
   }
 
   @Override

@@ -128,6 +128,9 @@ final class MarkdownReport {
     if (!versions.isEmpty()) {
       md.append("- ").append(String.join(", ", versions)).append('\n');
     }
+    if (env.link() != null) {
+      md.append("- link ").append(env.link()).append('\n');
+    }
     List<String> machine = new ArrayList<>();
     if (env.javaVersion() != null) {
       machine.add("Java " + env.javaVersion() + (env.javaVm() == null ? ""

@@ -69,6 +69,9 @@ public record Results(String kind, String createdAt, String profile,
       n.put("timeErrorMs", c.timeErrorMs());
       n.put("roundTripsPerOp", c.roundTripsPerOp());
       n.put("statementsPerOp", c.statementsPerOp());
+      if (c.windowRoundTripsPerOp() != 0) {
+        n.put("windowRoundTripsPerOp", c.windowRoundTripsPerOp());
+      }
       n.put("rowsPerSecond", c.rowsPerSecond());
       if (!c.server().isEmpty()) {
         new TreeMap<>(c.server()).forEach(n.putObject("server")::put);
@@ -165,7 +168,8 @@ public record Results(String kind, String createdAt, String profile,
         number(n.path("baselineRttMs")), number(n.path("timeMs")),
         number(n.path("timeErrorMs")), number(n.path("roundTripsPerOp")),
         number(n.path("statementsPerOp")), number(n.path("rowsPerSecond")), server,
-        predicted ? n.path("note").asText("predicted") : null);
+        predicted ? n.path("note").asText("predicted") : null,
+        n.path("windowRoundTripsPerOp").asDouble(0));
   }
 
   /** An RTT read from a file; the error names where. */
@@ -245,6 +249,9 @@ public record Results(String kind, String createdAt, String profile,
     }
     if (!Objects.equals(a.postgresSettings(), b.postgresSettings())) {
       return "settings " + a.postgresSettings() + " vs " + b.postgresSettings();
+    }
+    if (!Objects.equals(a.link(), b.link())) {
+      return "link " + a.link() + " vs " + b.link();
     }
     return null;
   }

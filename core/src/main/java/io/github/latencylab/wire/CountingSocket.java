@@ -30,7 +30,7 @@ final class CountingSocket extends Socket {
         public int read() throws IOException {
           int b = super.read();
           if (b >= 0) {
-            counter.received(1);
+            counter.received(new byte[] {(byte) b}, 0, 1);
           }
           return b;
         }
@@ -38,7 +38,7 @@ final class CountingSocket extends Socket {
         @Override
         public int read(byte[] buf, int off, int len) throws IOException {
           int n = super.read(buf, off, len);
-          counter.received(n);
+          counter.received(buf, off, n);
           return n;
         }
       };

@@ -23,7 +23,15 @@ final class FrontendTap {
   private static final String KNOWN_TYPES = "QPBEDCSHXdcfFp";
 
   interface Listener {
-    void executed(String sql);
+    void executed(String sql, boolean simpleQuery);
+
+    /** A Sync: the server answers everything before it, then says it is ready. */
+    default void synced() {
+    }
+
+    /** An SSLRequest or GSSENCRequest: the server answers with one bare byte. */
+    default void answerByteExpected() {
+    }
   }
 
   private final Listener listener;
@@ -91,10 +99,13 @@ final class FrontendTap {
       int code = b.length >= 4 ? int32(b, 0) : 0;
       // SSLRequest / GSSENCRequest are answered by one byte and followed by the real startup
       startup = code == SSL_REQUEST || code == GSS_ENC_REQUEST;
+      if (startup) {
+        listener.answerByteExpected();
+      }
       return;
     }
     switch (type) {
-      case 'Q' -> listener.executed(cstring(b, 0));
+      case 'Q' -> listener.executed(cstring(b, 0), true);
       case 'P' -> {
         String name = cstring(b, 0);
         statements.put(name, cstring(b, name.getBytes(StandardCharsets.UTF_8).length + 1));
@@ -104,7 +115,9 @@ final class FrontendTap {
         String statement = cstring(b, portal.getBytes(StandardCharsets.UTF_8).length + 1);
         portals.put(portal, statements.getOrDefault(statement, "(unknown statement)"));
       }
-      case 'E' -> listener.executed(portals.getOrDefault(cstring(b, 0), "(unknown portal)"));
+      case 'E' -> listener.executed(portals.getOrDefault(cstring(b, 0), "(unknown portal)"),
+          false);
+      case 'S' -> listener.synced();
       case 'C' -> {
         if (b.length > 0 && b[0] == 'S') {
           statements.remove(cstring(b, 1));

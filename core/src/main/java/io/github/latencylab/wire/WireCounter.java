@@ -1,10 +1,15 @@
 package io.github.latencylab.wire;
 
+import io.github.latencylab.latency.Link;
+import io.github.latencylab.latency.LinkWindows;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -30,8 +35,20 @@ public final class WireCounter {
   private final AtomicLong statements = new AtomicLong();
   private final AtomicLong bytesSent = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
+  private final AtomicLong windowRoundTrips = new AtomicLong();
+  // of a Lab's counter: the link its connections' windows follow, and how often they restarted
+  private volatile Link link = Link.DELAY_ONLY;
+  private volatile long windowsRestarted;
+  // of a connection's counter: its windows, as of the restart they count from
+  private LinkWindows windows;
+  private long windowsFrom;
+  // of a connection's counter: the reply under way; of any counter: the largest since taken
+  private long replyBytes;
+  private final AtomicLong largestReply = new AtomicLong();
   private final ArrayDeque<WireStatement> sql = new ArrayDeque<>();
   private final FrontendTap tap;
+  private final BackendTap backendTap;
+  private final ArrayDeque<WireRead> reads = new ArrayDeque<>();
   private final Map<Overhead, AtomicLong[]> overhead = new EnumMap<>(Overhead.class);
   private volatile boolean tracing;
   private final ReentrantLock countingLock = new ReentrantLock();
@@ -49,7 +66,23 @@ public final class WireCounter {
 
   private WireCounter(WireCounter parent) {
     this.parent = parent;
-    this.tap = parent == null ? null : new FrontendTap(this::executed);
+    this.backendTap = parent == null ? null : new BackendTap(this::rowsReturned);
+    this.tap = parent == null ? null : new FrontendTap(new FrontendTap.Listener() {
+      @Override
+      public void executed(String sql, boolean simpleQuery) {
+        backendTap.asked(WireCounter.this.executed(sql), simpleQuery);
+      }
+
+      @Override
+      public void synced() {
+        backendTap.synced();
+      }
+
+      @Override
+      public void answerByteExpected() {
+        backendTap.answerByteExpected();
+      }
+    });
     this.connectionNumber = parent == null ? 0 : CONNECTIONS.incrementAndGet();
     for (Overhead o : Overhead.values()) {
       // round trips, statements, bytes sent, bytes received
@@ -105,6 +138,38 @@ public final class WireCounter {
     }
   }
 
+  /**
+   * The link the Lab's connections go through: from now on each connection's counter also
+   * counts the window round trips its transfers need ({@link LinkWindows}).
+   */
+  public void link(Link link) {
+    this.link = link == null ? Link.DELAY_ONLY : link;
+  }
+
+  /** Every connection's windows back to a new connection's, as the Lab just restarted them. */
+  public void restartWindows() {
+    windowsRestarted++;
+  }
+
+  // a connection's windows, new after the Lab restarted them; null for a bare delay
+  private LinkWindows windows() {
+    if (parent == null || parent.link.delayOnly()) {
+      return null;
+    }
+    if (windows == null || windowsFrom != parent.windowsRestarted) {
+      windows = new LinkWindows(parent.link);
+      windowsFrom = parent.windowsRestarted;
+    }
+    return windows;
+  }
+
+  private void addWindowRoundTrips(long n) {
+    if (n > 0) {
+      windowRoundTrips.addAndGet(n);
+      parent.windowRoundTrips.addAndGet(n);
+    }
+  }
+
   /** A counter for one connection that also adds to this one. */
   WireCounter newConnection() {
     return new WireCounter(this);
@@ -116,6 +181,11 @@ public final class WireCounter {
     }
     if (!awaitingReply) { // a new round trip: who asks for it?
       tripsStarted++;
+      replyBytes = 0;
+      LinkWindows w = windows();
+      if (w != null) {
+        w.downstream().end();
+      }
       origin = traces() ? CallSites.origin() : null;
     }
     awaitingReply = true;
@@ -127,21 +197,40 @@ public final class WireCounter {
     if (parent != null) {
       parent.bytesSent.addAndGet(len);
     }
+    LinkWindows w = windows();
+    if (w != null) {
+      addWindowRoundTrips(w.upstream().add(len));
+    }
     if (tap != null) {
       tap.sent(buf, off, len);
     }
   }
 
-  void received(int bytes) {
+  void received(byte[] buf, int off, int bytes) {
     if (bytes <= 0) {
       return;
     }
+    if (backendTap != null) {
+      backendTap.received(buf, off, bytes);
+    }
     bytesReceived.addAndGet(bytes);
+    replyBytes += bytes;
+    largestReply.accumulateAndGet(replyBytes, Math::max);
+    if (parent != null) {
+      parent.largestReply.accumulateAndGet(replyBytes, Math::max);
+    }
     long trips = 0;
+    LinkWindows w = windows();
     if (awaitingReply) {
       awaitingReply = false;
       trips = 1;
       roundTrips.incrementAndGet();
+      if (w != null) {
+        w.upstream().end();
+      }
+    }
+    if (w != null) {
+      addWindowRoundTrips(w.downstream().add(bytes));
     }
     CallSites.Origin o = origin;
     if (o != null) {
@@ -154,7 +243,7 @@ public final class WireCounter {
     }
   }
 
-  private void executed(String text) {
+  private WireStatement executed(String text) {
     CallSites.Origin o = origin;
     WireStatement statement = new WireStatement(text, o == null ? null : o.callSite(),
         o == null ? null : o.overhead(), connectionNumber, tripsStarted);
@@ -164,6 +253,31 @@ public final class WireCounter {
     record(statement);
     if (parent != null) {
       parent.record(statement);
+    }
+    return statement;
+  }
+
+  private void rowsReturned(WireStatement statement, long rows) {
+    WireRead read = new WireRead(statement, rows);
+    for (WireCounter c = this; c != null; c = c.parent) {
+      synchronized (c.reads) {
+        c.reads.addLast(read);
+        if (c.reads.size() > SQL_KEPT) {
+          c.reads.removeFirst();
+        }
+      }
+    }
+  }
+
+  /**
+   * The rows each of {@code statements} got back, where it got any, in the order they ended
+   * (at most the last {@value #SQL_KEPT} reads).
+   */
+  public List<WireRead> readsOf(List<WireStatement> statements) {
+    Set<WireStatement> asked = Collections.newSetFromMap(new IdentityHashMap<>());
+    asked.addAll(statements);
+    synchronized (reads) {
+      return reads.stream().filter(r -> asked.contains(r.statement())).toList();
     }
   }
 
@@ -177,9 +291,19 @@ public final class WireCounter {
     }
   }
 
+  /**
+   * The most bytes one reply carried (what the server sent between two of the client's
+   * requests: a whole result without a fetch size, one fetch with a cursor) since the last call,
+   * which starts a new count. pgjdbc reads a reply's rows into memory before it returns them, so
+   * this is about what a read holds at once.
+   */
+  public long takeLargestReply() {
+    return largestReply.getAndSet(0);
+  }
+
   public WireStats snapshot() {
     return new WireStats(roundTrips.get(), statements.get(), bytesSent.get(),
-        bytesReceived.get());
+        bytesReceived.get(), windowRoundTrips.get());
   }
 
   /**

@@ -7,10 +7,21 @@ package io.github.latencylab.wire;
  * <p>A round trip is a client write followed by the client waiting for, and receiving, the
  * server's reply. A statement is a simple Query or an Execute message (transaction commands
  * included). Neither depends on machine speed, so regression checks can be exact.
+ *
+ * <p>{@code windowRoundTrips}: the flights requests and replies needed beyond their first while
+ * the path's TCP window grew (slow start, {@link io.github.latencylab.latency.Link}), counted by
+ * the link's model from their bytes ({@link io.github.latencylab.latency.LinkWindows}); each
+ * costs about one more RTT, so a workload pays roughly (round trips + window round trips) x L.
  */
-public record WireStats(long roundTrips, long statements, long bytesSent, long bytesReceived) {
+public record WireStats(long roundTrips, long statements, long bytesSent, long bytesReceived,
+    long windowRoundTrips) {
 
-  public static final WireStats ZERO = new WireStats(0, 0, 0, 0);
+  public static final WireStats ZERO = new WireStats(0, 0, 0, 0, 0);
+
+  /** Counts without window round trips (a bare delay, or a client the Lab does not count). */
+  public WireStats(long roundTrips, long statements, long bytesSent, long bytesReceived) {
+    this(roundTrips, statements, bytesSent, bytesReceived, 0);
+  }
 
   /** What happened between {@code earlier} and this snapshot. */
   public WireStats minus(WireStats earlier) {
@@ -18,18 +29,21 @@ public record WireStats(long roundTrips, long statements, long bytesSent, long b
         roundTrips - earlier.roundTrips,
         statements - earlier.statements,
         bytesSent - earlier.bytesSent,
-        bytesReceived - earlier.bytesReceived);
+        bytesReceived - earlier.bytesReceived,
+        windowRoundTrips - earlier.windowRoundTrips);
   }
 
   /** This and {@code other} together, e.g. two connections' counts. */
   public WireStats plus(WireStats other) {
     return new WireStats(roundTrips + other.roundTrips, statements + other.statements,
-        bytesSent + other.bytesSent, bytesReceived + other.bytesReceived);
+        bytesSent + other.bytesSent, bytesReceived + other.bytesReceived,
+        windowRoundTrips + other.windowRoundTrips);
   }
 
   @Override
   public String toString() {
     return roundTrips + " round trips, " + statements + " statements, " + bytesSent
-        + " B sent, " + bytesReceived + " B received";
+        + " B sent, " + bytesReceived + " B received"
+        + (windowRoundTrips == 0 ? "" : ", " + windowRoundTrips + " window round trips");
   }
 }

@@ -3,6 +3,7 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.latencylab.latency.Link;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -69,6 +70,37 @@ class LabConfigTest {
     assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.rtt.toxics", "us"), Map.of()))
         .hasMessage("Invalid latencylab.rtt.toxics 'us' (from -Dlatencylab.rtt.toxics):"
             + " expected auto or whole-ms");
+  }
+
+  @Test
+  void theLinkIsLinuxByDefaultAndEachParameterCanBeSet() {
+    assertThat(LabConfig.from(Map.of(), Map.of()).link()).isEqualTo(Link.LINUX);
+    assertThat(LabConfig.from(Map.of("latencylab.link", "delay-only"), Map.of()).link())
+        .isEqualTo(Link.DELAY_ONLY);
+    Link set = LabConfig.from(Map.of("latencylab.link", "linux-bbr",
+        "latencylab.link.initialWindow", "4", "latencylab.link.mss", "1460",
+        "latencylab.link.maxWindow", "512KiB", "latencylab.link.rtoMin", "1s"), Map.of()).link();
+    assertThat(set).isEqualTo(new Link("linux-bbr", 4, 1460, 512 * 1024, 1_000_000, false,
+        64_088));
+    assertThat(LabConfig.from(Map.of(), Map.of("LATENCYLAB_LINK_MAXWINDOW", "4MB")).link()
+        .maxWindowBytes()).isEqualTo(4_000_000);
+  }
+
+  @Test
+  void aBadLinkSettingIsNamedWithItsValueAndTheRule() {
+    assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.link", "netem"), Map.of()))
+        .hasMessage("Invalid latencylab.link 'netem' (from -Dlatencylab.link): expected linux,"
+            + " linux-bbr or delay-only");
+    assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.link.maxWindow", "3 GB"),
+        Map.of())).hasMessage("Invalid latencylab.link.maxWindow '3 GB' (from"
+            + " -Dlatencylab.link.maxWindow): expected bytes from 1 to 1GiB, e.g. 3MiB, 4194304"
+            + " or 512KiB");
+    assertThatThrownBy(() -> LabConfig.from(Map.of(), Map.of("LATENCYLAB_LINK_INITIALWINDOW",
+        "0"))).hasMessage("Invalid latencylab.link.initialWindow '0' (from"
+            + " LATENCYLAB_LINK_INITIALWINDOW): expected a whole number from 1 to 1000");
+    assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.link.rtoMin", "200"), Map.of()))
+        .hasMessage("Invalid latencylab.link.rtoMin '200' (from -Dlatencylab.link.rtoMin):"
+            + " expected a duration such as 200ms or 1s");
   }
 
   @Test

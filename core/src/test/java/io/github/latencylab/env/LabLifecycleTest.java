@@ -3,6 +3,7 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.latency.WholeMillisecondToxics;
@@ -101,8 +102,11 @@ class LabLifecycleTest {
       try (Lab lab = Lab.start(external)) {
         assertThat(lab.perRoundTripLatency()).isFalse();
         assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on"
-            + " average only (this Toxiproxy has no latency_us toxic), schema"
+            + " average only (this Toxiproxy has no latency_us toxic); link delay-only: a bare"
+            + " delay, no window (any transfer pays the RTT about once), schema"
             + " latency_lab_external");
+        assertThat(lab.link()).as("a stock Toxiproxy has no tcp_window toxic")
+            .isEqualTo(Link.DELAY_ONLY);
         assertThat(lab.environment().description()).isEqualTo(lab.describe());
         assertThat(logs.lines()).filteredOn(line -> line.contains("falling back"))
             .containsExactly("WARN io.github.latencylab.env.LatencyControl - Toxiproxy at"
@@ -110,6 +114,11 @@ class LabLifecycleTest {
                 + " server?): falling back to whole-millisecond latency toxics, real on average"
                 + " only, not per round trip; latency-lab's own server has it"
                 + " (docs/latency.md)");
+        assertThat(logs.lines()).filteredOn(line -> line.contains("tcp_window"))
+            .containsExactly("WARN io.github.latencylab.env.LatencyControl - Toxiproxy at"
+                + " http://127.0.0.1:" + users.port() + " has no tcp_window toxic (a stock"
+                + " server?): the link is a bare delay, not linux (latency-lab's own server has"
+                + " it: docs/latency.md)");
 
         Rtt rtt = Rtt.parse("20ms");
         RttMeasurement m = lab.measure(rtt);
@@ -124,8 +133,9 @@ class LabLifecycleTest {
     try (Lab lab = Lab.start(embedded().with(Setting.RTT_TOXICS, "whole-ms"))) {
       assertThat(lab.perRoundTripLatency()).isFalse();
       assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on average"
-          + " only (as asked: latencylab.rtt.toxics=whole-ms), schema latency_lab");
-      assertThat(lab.environment().toxiproxyVersion()).isEqualTo("2.5.0+latency_us");
+          + " only (as asked: latencylab.rtt.toxics=whole-ms); link " + Link.LINUX.describe()
+          + ", schema latency_lab");
+      assertThat(lab.environment().toxiproxyVersion()).isEqualTo("2.5.0+latency_us+tcp_window");
       Rtt rtt = Rtt.parse("5ms");
       assertThat(lab.measure(rtt, 50).plan()).isInstanceOf(WholeMillisecondToxics.class);
     }

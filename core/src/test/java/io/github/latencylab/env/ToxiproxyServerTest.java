@@ -53,7 +53,7 @@ class ToxiproxyServerTest {
 
     assertThat(binary).isEqualTo(ToxiproxyServer.cachedBinary(config)).isExecutable();
     assertThat(run(binary.toString(), "-version"))
-        .isEqualTo("toxiproxy-server version 2.5.0+latency_us");
+        .isEqualTo("toxiproxy-server version 2.5.0+latency_us+tcp_window");
     try (Stream<Path> left = Files.list(binary.getParent())) {
       assertThat(left).as("no build directory left behind").containsExactly(binary);
     }
@@ -62,11 +62,13 @@ class ToxiproxyServerTest {
     assertThat(Files.getLastModifiedTime(binary)).as("not rebuilt").isEqualTo(built);
   }
 
-  // the toxic's own facts, in Go: never early, counted from arrival, an interrupt passes the
-  // waiting chunk on (its round-trip timing test is left to go test -v by hand)
+  // the toxics' own facts, in Go: latency_us never early, counted from arrival, an interrupt
+  // passes the waiting chunk on (its round-trip timing test is left to go test -v by hand);
+  // tcp_window's flights, cap, idle restart and removal, by the times it stamps
   @Test
   void theToxicsGoTestsPass() throws Exception {
-    String out = run("go", "test", "-count=1", "-run", "Deadline|Arrival|Interrupt", ".");
+    String out = run("go", "test", "-count=1", "-run",
+        "Deadline|Arrival|Interrupt|Window|Removing", ".");
     assertThat(out).startsWith("ok");
   }
 

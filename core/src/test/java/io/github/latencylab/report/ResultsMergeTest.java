@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.latency.Link;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ class ResultsMergeTest {
 
   static LabEnvironment database(String version, String fsync) {
     return new LabEnvironment("embedded", "embedded PostgreSQL on 127.0.0.1:5432", version,
-        Map.of("fsync", fsync), "42.7.13", "2.5.0", "17.0.15", "OpenJDK", "Linux", 2, 6028);
+        Map.of("fsync", fsync), "42.7.13", "2.5.0", Link.LINUX.describe(), "17.0.15", "OpenJDK",
+        "Linux", 2, 6028);
   }
 
   static Results run(String createdAt, String profile, LabEnvironment env,

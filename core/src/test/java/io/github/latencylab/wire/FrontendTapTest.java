@@ -29,7 +29,7 @@ class FrontendTapTest {
     List<String> expected = List.of("SET x = 1", "SELECT $1", "SELECT $1");
     for (int chunk = 1; chunk <= stream.length; chunk++) {
       List<String> seen = new ArrayList<>();
-      FrontendTap tap = new FrontendTap(seen::add);
+      FrontendTap tap = new FrontendTap((sql, simpleQuery) -> seen.add(sql));
       for (int at = 0; at < stream.length; at += chunk) {
         tap.sent(stream, at, Math.min(chunk, stream.length - at));
       }
@@ -41,7 +41,7 @@ class FrontendTapTest {
   @Test
   void givesUpOnWhatIsNotTheProtocol() {
     List<String> seen = new ArrayList<>();
-    FrontendTap tap = new FrontendTap(seen::add);
+    FrontendTap tap = new FrontendTap((sql, simpleQuery) -> seen.add(sql));
     tap.sent(untyped(80877103), 0, 8);
     byte[] tlsClientHello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc};
     tap.sent(tlsClientHello, 0, tlsClientHello.length);
@@ -56,12 +56,12 @@ class FrontendTapTest {
         .array();
   }
 
-  private static byte[] typed(char type, String body) {
+  static byte[] typed(char type, String body) {
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     return ByteBuffer.allocate(5 + b.length).put((byte) type).putInt(4 + b.length).put(b).array();
   }
 
-  private static byte[] concat(byte[]... parts) {
+  static byte[] concat(byte[]... parts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (byte[] p : parts) {
       out.writeBytes(p);

@@ -1,25 +1,18 @@
 package io.github.latencylab.bench;
 
 import io.github.latencylab.bench.support.BenchLab;
+import io.github.latencylab.bench.support.RttSuite;
 import io.github.latencylab.bench.support.WireMetrics;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Question: what does one JDBC round trip cost at a given added RTT?
@@ -29,19 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * T(L) = T(0) + roundTrips x L, starts from this one. Secondary results: 1 round trip and
  * 1 statement per operation.
  */
-// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
-// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 2)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
+// Measured as RttSuite declares (average ms; the full profile's iterations; its @Param rtt).
 @State(Scope.Benchmark)
-public class RoundTripBenchmark {
-
-  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
-  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
-  public String rtt;
+public class RoundTripBenchmark extends RttSuite {
 
   private Connection connection;
   private PreparedStatement select;

@@ -2,7 +2,6 @@ package io.github.latencylab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.latency.Rtt;
@@ -43,8 +42,8 @@ public final class CalibrateCommand implements Callable<Integer> {
           + " 1.5 s of probing per setting, 8 to 1000)")
   Integer samples;
 
-  @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON")
-  Path json;
+  @Mixin
+  JsonOption json;
 
   @Option(names = "--markdown", paramLabel = "FILE",
       description = "Also write the results as a Markdown page (e.g."
@@ -124,16 +123,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     out.println("added = each probe through the toxic proxy minus the probe through its twin"
         + " without toxics right before it (one round trip each, a prepared SELECT 1);"
         + " mean, percentiles and stddev of those differences.");
-    if (json != null) {
-      ObjectMapper mapper = new ObjectMapper().findAndRegisterModules()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-      Path parent = json.toAbsolutePath().getParent();
-      Files.createDirectories(parent);
-      mapper.writeValue(json.toFile(), new Report("calibration", Instant.now().toString(),
-          toxics, environment, rows));
-      out.println("wrote " + json);
-    }
+    json.write(() -> new Report("calibration", Instant.now().toString(), toxics, environment,
+        rows), out::println);
     if (charts != null) {
       Files.createDirectories(charts);
       for (Row r : rows) {

@@ -1,7 +1,5 @@
 package io.github.latencylab.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.cli.DemoReport.AtRtt;
 import io.github.latencylab.cli.DemoReport.Prediction;
 import io.github.latencylab.cli.DemoReport.Row;
@@ -87,8 +85,8 @@ public final class DemoCommand implements Callable<Integer> {
       + " the median shown (default: 1, repeated up to 5 times while runs take under 0.2 s)")
   Integer runs;
 
-  @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON")
-  Path json;
+  @Mixin
+  JsonOption json;
 
   @Option(names = "--svg", paramLabel = "FILE",
       description = "Also write a log-log chart of time against RTT (SVG): measured lines with"
@@ -209,7 +207,7 @@ public final class DemoCommand implements Callable<Integer> {
         Map<NPlusOneStrategy, List<StrategyRun>> runsOf = new EnumMap<>(NPlusOneStrategy.class);
         for (NPlusOneStrategy strategy : chosen) {
           progress.working(strategy.label() + " at " + rtt);
-          List<StrategyRun> timed = timedRuns(library, connection, strategy);
+          List<StrategyRun> timed = timedRuns(l, library, connection, strategy);
           runsOf.put(strategy, timed);
           firstRuns.putIfAbsent(strategy, timed.get(0));
           progress.step();
@@ -219,7 +217,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
     checkSameData(firstRuns, notes);
     String method = "Each strategy: a read-only transaction on an open connection, warmed up"
-        + " once at 0 ms before\n  timing (JIT, Hibernate's query plans); time: "
+        + " once at 0 ms before\n  timing (JIT, Hibernate's query plans), its TCP windows"
+        + " restarted before each run (cold:\n  a pooled connection after an idle); link "
+        + (l.link() == null ? "as the Lab's" : l.link().name()) + "; time: "
         + (runs == null ? "median of 1 to " + MAX_AUTO_RUNS + " runs (more while runs are"
             + " quick)" : runs == 1 ? "one run" : "median of " + runs + " runs") + ".";
     return new DemoReport("n-plus-one-demo", Instant.now().toString(), environment,
@@ -227,11 +227,13 @@ public final class DemoCommand implements Callable<Integer> {
         predictions(results), nPlusOneSql(firstRuns), notes);
   }
 
-  private List<StrategyRun> timedRuns(Library library, Connection connection,
+  private List<StrategyRun> timedRuns(Lab l, Library library, Connection connection,
       NPlusOneStrategy strategy) {
     List<StrategyRun> timed = new ArrayList<>();
     double spent = 0;
     do {
+      // a request after an idle: the connection's windows as a pool's idle connection has them
+      l.restartWindows();
       StrategyRun run = library.run(strategy, connection, parents);
       timed.add(run);
       spent += run.millis();
@@ -261,7 +263,7 @@ public final class DemoCommand implements Callable<Integer> {
       StrategyRun first = timed.get(0);
       double time = medians.get(strategy);
       rows.add(new Row(strategy.label(), strategy.question().name(), strategy.description(),
-          first.statements(), first.roundTrips(), time,
+          first.statements(), first.roundTrips(), first.wire().windowRoundTrips(), time,
           timed.stream().map(StrategyRun::millis).toList(),
           time / best.get(strategy.question())));
     });
@@ -296,7 +298,8 @@ public final class DemoCommand implements Callable<Integer> {
       for (Row row : at.strategies()) {
         cells.add(Cell.measured(Series.of("N+1 demo", row.strategy(), Map.of()), at.rtt(),
             at.addedMeanMs(), at.baselineMeanMs(), row.timeMs(), Double.NaN,
-            row.roundTrips(), row.sqlStatements(), Double.NaN));
+            row.roundTrips(), row.sqlStatements(), Double.NaN)
+            .withWindowRoundTrips(row.windowFlights()));
       }
     }
     return cells;
@@ -361,14 +364,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private void write(DemoReport report, PrintWriter out) throws java.io.IOException {
-    if (json != null) {
-      ObjectMapper mapper = new ObjectMapper().findAndRegisterModules()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-      Files.createDirectories(json.toAbsolutePath().getParent());
-      mapper.writeValue(json.toFile(), report);
-      out.println("wrote " + json);
-    }
+    json.write(() -> report, out::println);
     if (svg != null) {
       Files.createDirectories(svg.toAbsolutePath().getParent());
       Files.writeString(svg, chart(report));

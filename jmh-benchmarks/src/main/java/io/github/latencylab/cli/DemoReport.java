@@ -59,11 +59,12 @@ public record DemoReport(String kind, String measuredAt, LabEnvironment environm
    * @param slowerThanBest {@code timeMs} over the best time among its question's strategies
    */
   public record Row(String strategy, String question, String fetch, long sqlStatements,
-      long roundTrips, double timeMs, List<Double> runsMs, double slowerThanBest) {
+      long roundTrips, long windowFlights, double timeMs, List<Double> runsMs,
+      double slowerThanBest) {
   }
 
   /**
-   * A strategy's time model, T(L) = T0 + round trips x L, fitted on its runs (the
+   * A strategy's time model, T(L) = T0 + (round trips + window flights) x L, fitted on its runs (the
    * {@link io.github.latencylab.report.LatencyModel}), and its times at {@link #PREDICTED_AT}.
    *
    * @param fittedSlope the least-squares slope of its runs' times against the added RTT, for

@@ -77,9 +77,9 @@ final class DemoText {
   static String table(String question, List<Row> rows, double slowestMs, Style style) {
     StringBuilder out = new StringBuilder();
     out.append('\n').append(style.paint(BOLD, question)).append('\n');
-    String format = "%-19s %14s %12s %10s %8s  %s%n";
+    String format = "%-19s %14s %12s %15s %10s %8s  %s%n";
     out.append(String.format(Locale.ROOT, format, "strategy", "SQL statements", "round trips",
-        "time", "vs best", "").stripTrailing()).append('\n');
+        "window flights", "time", "vs best", "").stripTrailing()).append('\n');
     for (Row r : rows) {
       String ratio = r.slowerThanBest() < 1.005 ? "best"
           : String.format(Locale.ROOT, "%.1fx", r.slowerThanBest());
@@ -88,7 +88,7 @@ final class DemoText {
           : (int) Math.max(1, Math.round(BAR_WIDTH * r.timeMs() / slowestMs));
       out.append(String.format(Locale.ROOT, format, r.strategy(),
           Format.count(r.sqlStatements()), Format.count(r.roundTrips()),
-          Format.duration(r.timeMs()), ratio,
+          Format.count(r.windowFlights()), Format.duration(r.timeMs()), ratio,
           style.paint(colour, String.valueOf(style.bar()).repeat(width))));
     }
     return out.toString();
@@ -97,7 +97,8 @@ final class DemoText {
   static String footnote(Style style) {
     return style.paint(DIM, "SQL statements: read at the wire, BEGIN and COMMIT not counted."
         + " Round trips: everything on the wire,\nthe COMMIT included (BEGIN rides along with"
-        + " the first query).") + '\n';
+        + " the first query). Window flights: the\nflights the replies needed beyond their first"
+        + " while the link's TCP window grew (each one more RTT).") + '\n';
   }
 
   static String nPlusOneSql(DemoReport.NPlusOneSql sql, Style style) {
@@ -128,7 +129,7 @@ final class DemoText {
         .collect(java.util.stream.Collectors.joining(", "));
     StringBuilder out = new StringBuilder();
     out.append('\n').append(style.paint(BOLD, "PREDICTED at other latencies, not measured"))
-        .append(": T(L) = T0 + round trips x L,\n")
+        .append(": T(L) = T0 + (round trips + window flights) x L,\n")
         .append(report.rtts().size() == 1 ? "T0 from the run at " + fittedOn
             : "T0 fitted on the runs at " + fittedOn + " (least squares)").append('\n');
     Map<String, Rtt> latencies = DemoReport.PREDICTED_AT;

@@ -2,7 +2,6 @@ package io.github.latencylab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.bench.tpcb.TpcbData;
 import io.github.latencylab.bench.tpcb.TpcbDriver;
 import io.github.latencylab.bench.tpcb.TpcbTransaction;
@@ -12,8 +11,6 @@ import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.server.PgSetting;
 import io.github.latencylab.server.ServerCounters;
 import io.github.latencylab.server.SettingChange;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -83,8 +80,8 @@ public final class KnobsCommand implements Callable<Integer> {
           + " server's side alone)")
   String rtt;
 
-  @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON")
-  Path json;
+  @Mixin
+  JsonOption json;
 
   @Mixin
   LabOptions labOptions;
@@ -180,12 +177,7 @@ public final class KnobsCommand implements Callable<Integer> {
         environment, settings, wal, SORT, sorts, buffers, cache);
     System.out.println();
     System.out.print(text(report));
-    if (json != null) {
-      Files.createDirectories(json.toAbsolutePath().getParent());
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(),
-          report);
-      System.out.println("wrote " + json);
-    }
+    json.write(() -> report, System.out::println);
     return 0;
   }
 

@@ -14,11 +14,25 @@ public final class LabOptions {
           + " has both images, else embedded; demo: embedded)")
   BackendKind backend;
 
+  @Option(names = "--link", paramLabel = "L",
+      description = "linux | linux-bbr | delay-only: the path's TCP window beyond its RTT"
+          + " (default: latencylab.link / LATENCYLAB_LINK, else linux: slow start from 10"
+          + " segments, capped, shrinking after an idle; delay-only: a bare delay)")
+  String link;
+
   /** The Lab's settings from the environment, then these options. */
   public LabConfig config() {
     LabConfig config = LabConfig.fromEnvironment();
     if (backend != null) {
       config = config.with(Setting.BACKEND, backend.label());
+    }
+    if (link != null) {
+      try {
+        config = config.with(Setting.LINK, link);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(e.getMessage().replace("(from LabConfig.with(LINK))",
+            "(from --link)"), e);
+      }
     }
     return config;
   }

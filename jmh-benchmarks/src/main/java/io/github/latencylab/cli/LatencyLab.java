@@ -11,6 +11,7 @@ import picocli.CommandLine;
         + " counted at the wire.",
     subcommands = {BenchCommand.class, DemoCommand.class, CalibrateCommand.class,
         CopyReferenceCommand.class, PgbenchCommand.class, KnobsCommand.class,
+        LinkCheckCommand.class,
         ReportCommand.class})
 public final class LatencyLab implements Runnable {
 

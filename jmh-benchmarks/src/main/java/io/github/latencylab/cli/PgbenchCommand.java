@@ -1,7 +1,5 @@
 package io.github.latencylab.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.latencylab.bench.tpcb.TpcbData;
 import io.github.latencylab.bench.tpcb.TpcbDriver;
 import io.github.latencylab.bench.tpcb.TpcbTransaction;
@@ -92,8 +90,8 @@ public final class PgbenchCommand implements Callable<Integer> {
           + " the newest /usr/lib/postgresql/*/bin/pgbench)")
   Path pgbench;
 
-  @Option(names = "--json", paramLabel = "FILE", description = "Also write the rows as JSON")
-  Path json;
+  @Mixin
+  JsonOption json;
 
   @Mixin
   LabOptions labOptions;
@@ -205,13 +203,8 @@ public final class PgbenchCommand implements Callable<Integer> {
     System.out.println();
     System.out.print(table(modelled));
     findings.forEach(f -> System.out.println("finding: " + f));
-    if (json != null) {
-      Files.createDirectories(json.toAbsolutePath().getParent());
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(),
-          new Report("pgbench", Instant.now().toString(), version, scale, seconds, environment,
-              settings, modelled, findings));
-      System.out.println("wrote " + json);
-    }
+    json.write(() -> new Report("pgbench", Instant.now().toString(), version, scale, seconds,
+        environment, settings, modelled, findings), System.out::println);
     return 0;
   }
 

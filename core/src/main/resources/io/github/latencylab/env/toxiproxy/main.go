@@ -1,5 +1,5 @@
-// Command toxiproxy-server is Toxiproxy's server, unchanged, with one more toxic registered:
-// latency_us (latency_us.go). This is the way Toxiproxy's CREATING_TOXICS.md describes to add
+// Command toxiproxy-server is Toxiproxy's server, unchanged, with two more toxics registered:
+// latency_us (latency_us.go) and tcp_window (tcp_window.go). This is the way Toxiproxy's CREATING_TOXICS.md describes to add
 // a toxic without forking the project: a main that registers it and runs the server. Same
 // flags and HTTP API as upstream's toxiproxy-server (-host, -port, -config, -seed, -version).
 package main
@@ -24,6 +24,7 @@ const upstreamModule = "github.com/Shopify/toxiproxy/v2"
 
 func init() {
 	toxics.Register("latency_us", new(MicrosecondLatencyToxic))
+	toxics.Register("tcp_window", new(TCPWindowToxic))
 }
 
 func main() {
@@ -34,8 +35,8 @@ func main() {
 	printVersion := flag.Bool("version", false, "print the version")
 	flag.Parse()
 
-	// GET /version says what runs: upstream's version plus this toxic
-	toxiproxy.Version = upstreamVersion() + "+latency_us"
+	// GET /version says what runs: upstream's version plus these toxics
+	toxiproxy.Version = upstreamVersion() + "+latency_us+tcp_window"
 	if *printVersion {
 		fmt.Printf("toxiproxy-server version %s\n", toxiproxy.Version)
 		return

@@ -1,6 +1,7 @@
 package io.github.latencylab.bench.insert;
 
 import io.github.latencylab.bench.support.BenchLab;
+import io.github.latencylab.bench.support.RttSuite;
 import io.github.latencylab.bench.support.WireMetrics;
 import io.github.latencylab.env.Lab;
 import com.zaxxer.hikari.HikariConfig;
@@ -8,24 +9,17 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.hibernate.SessionFactory;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Question: what do Hibernate's JDBC batching settings do to inserts at a given RTT?
@@ -37,21 +31,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * Each operation persists {@code rows} entities in one transaction into an empty table,
  * through a HikariCP pool as an application would (plus BEGIN's and COMMIT's round trip).
  */
-// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
-// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 2)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
+// Measured as RttSuite declares (average ms; the full profile's iterations; its @Param rtt),
+// with this suite's own @Params below.
 @State(Scope.Benchmark)
-public class HibernateInsertBenchmark {
+public class HibernateInsertBenchmark extends RttSuite {
 
   static final int BATCH_SIZE = 100;
-
-  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
-  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
-  public String rtt;
 
   /** Entities persisted per operation. */
   @Param({"100", "1000", "10000", "100000", "1000000"})

@@ -4,25 +4,19 @@ import io.github.latencylab.batch.CopyLoader;
 import io.github.latencylab.batch.MultiRowInsert;
 import io.github.latencylab.batch.UnnestInsert;
 import io.github.latencylab.bench.support.BenchLab;
+import io.github.latencylab.bench.support.RttSuite;
 import io.github.latencylab.bench.support.WireMetrics;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Question: how should an application insert N rows when every round trip costs L?
@@ -38,19 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * helpers as they promise), and the table is emptied between operations (outside the
  * measured time).
  */
-// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
-// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 2)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
+// Measured as RttSuite declares (average ms; the full profile's iterations; its @Param rtt),
+// with this suite's own @Params below.
 @State(Scope.Benchmark)
-public class InsertBenchmark {
-
-  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
-  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
-  public String rtt;
+public class InsertBenchmark extends RttSuite {
 
   /** Rows inserted per operation. */
   @Param({"100", "1000", "10000", "100000", "1000000"})

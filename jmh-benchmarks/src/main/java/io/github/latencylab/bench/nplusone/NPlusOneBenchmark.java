@@ -1,6 +1,7 @@
 package io.github.latencylab.bench.nplusone;
 
 import io.github.latencylab.bench.support.BenchLab;
+import io.github.latencylab.bench.support.RttSuite;
 import io.github.latencylab.bench.support.WireMetrics;
 import io.github.latencylab.demo.Library;
 import io.github.latencylab.demo.Listing;
@@ -8,22 +9,15 @@ import io.github.latencylab.demo.NPlusOneStrategy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.hibernate.Session;
 import org.hibernate.Transaction;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Question: what does loading N parents with their lazy children cost at a given RTT, and
@@ -36,21 +30,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * would give), through the Hibernate 7 domain of hibernate-demo with 10 children per parent;
  * round trips per operation include the COMMIT (BEGIN rides along with the first query).
  */
-// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
-// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 2)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
+// Measured as RttSuite declares (average ms; the full profile's iterations; its @Param rtt),
+// with this suite's own @Params below.
 @State(Scope.Benchmark)
-public class NPlusOneBenchmark {
+public class NPlusOneBenchmark extends RttSuite {
 
   static final int CHILDREN = 10;
-
-  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
-  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
-  public String rtt;
 
   /** Parents listed per operation, each with {@value #CHILDREN} children. */
   @Param({"10", "100", "1000"})

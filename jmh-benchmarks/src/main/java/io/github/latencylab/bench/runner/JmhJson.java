@@ -131,7 +131,8 @@ public final class JmhJson {
     }
     return new Cell(Series.of(suite, strategy, params), setting, added, baseline, timeMs,
         errorMs, score(secondary, "roundTripsPerOp"), score(secondary, "statementsPerOp"),
-        score(secondary, "rowsPerSecond"), server, null);
+        score(secondary, "rowsPerSecond"), server, null,
+        zeroIfAbsent(score(secondary, "windowRoundTripsPerOp")));
   }
 
   /**
@@ -146,6 +147,10 @@ public final class JmhJson {
     }
     String rest = secondaryMetric.substring(prefix.length());
     return Character.toLowerCase(rest.charAt(0)) + rest.substring(1);
+  }
+
+  static double zeroIfAbsent(double value) {
+    return Double.isNaN(value) ? 0 : value;
   }
 
   private static double score(JsonNode secondary, String name) {
@@ -195,7 +200,7 @@ public final class JmhJson {
         first.path("forks").asText("?"), first.path("warmupIterations").asText("?"),
         first.path("warmupTime").asText("?"), first.path("measurementIterations").asText("?"),
         first.path("measurementTime").asText("?"));
-    return new LabEnvironment("unknown", description, null, Map.of(), null, null, jdk,
+    return new LabEnvironment("unknown", description, null, Map.of(), null, null, null, jdk,
         vm.isEmpty() ? null : vm, null, 0, 0);
   }
 

@@ -39,7 +39,8 @@ final class JmhResults {
     return new Cell(series, rtt.rtt(), rtt.addedMs(), rtt.baselineMs(),
         primary.getScore() * toMs, primary.getScoreError() * toMs,
         score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
-        score(run, "rowsPerSecond"), server, null);
+        score(run, "rowsPerSecond"), server, null,
+        JmhJson.zeroIfAbsent(score(run, "windowRoundTripsPerOp")));
   }
 
   private static double score(RunResult run, String name) {

@@ -17,15 +17,17 @@ public enum Profile {
    * What {@code ./mvnw verify} runs for its regression numbers: every suite and strategy
    * measured at 0.5 and 20 ms and predicted at 320 ms (a fork costs seconds whatever it
    * measures, and verify has ten minutes), one size (TPC-B: one client, stock
-   * synchronous_commit), the shortest honest iterations, a 10 s budget per cell.
+   * synchronous_commit; reads: narrow rows, cold windows), the shortest honest iterations, a
+   * 10 s budget per cell.
    */
   VERIFY(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("1000"),
-      "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on")),
+      "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on"),
+      "width", List.of("narrow"), "window", List.of("cold")),
       new Iterations(1, 1, Duration.ofMillis(300), 2, Duration.ofMillis(300)),
       new Budget(Duration.ofSeconds(10), Rtt.parse("20ms"))),
   /** Minutes: the latencies that tell the story, small sizes, short iterations. */
   QUICK(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("100", "1000", "10000"),
-      "parents", List.of("10", "100")),
+      "parents", List.of("10", "100"), "width", List.of("narrow"), "window", List.of("cold")),
       new Iterations(1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500)),
       new Budget(Duration.ofSeconds(15), null)),
   /**

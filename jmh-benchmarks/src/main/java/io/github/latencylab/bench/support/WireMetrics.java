@@ -14,8 +14,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Secondary results of every latency-lab benchmark, per iteration: round trips and statements
- * per operation (counted at the socket), rows per second, the RTT the Lab measured, and the
+ * Secondary results of every latency-lab benchmark, per iteration: round trips, statements and
+ * bytes each way per operation (counted at the socket), the largest reply (what the server sent
+ * between two requests: what a read holds at once), rows per second, the RTT the Lab measured, and the
  * server's counters per operation (commits, WAL bytes, temp bytes and files, blocks read, the
  * cache hit ratio; database-wide deltas read on a direct connection of its own, see
  * {@link ServerCounters}). A benchmark calls {@link #done(long)} once per operation with the
@@ -54,6 +55,7 @@ public class WireMetrics {
     }
     serverStart = ServerCounters.read(countersConnection);
     start = wire();
+    lab.wire().takeLargestReply();
     startNanos = System.nanoTime();
   }
 
@@ -69,6 +71,12 @@ public class WireMetrics {
     WireStats cost = wire().minus(start);
     WireMetricsProfiler.mean("roundTripsPerOp", ops == 0 ? 0 : cost.roundTrips() / (double) ops);
     WireMetricsProfiler.mean("statementsPerOp", ops == 0 ? 0 : cost.statements() / (double) ops);
+    WireMetricsProfiler.mean("bytesSentPerOp", ops == 0 ? 0 : cost.bytesSent() / (double) ops);
+    WireMetricsProfiler.mean("bytesReceivedPerOp",
+        ops == 0 ? 0 : cost.bytesReceived() / (double) ops);
+    WireMetricsProfiler.mean("largestReplyBytes", lab.wire().takeLargestReply());
+    WireMetricsProfiler.mean("windowRoundTripsPerOp",
+        ops == 0 ? 0 : cost.windowRoundTrips() / (double) ops);
     WireMetricsProfiler.sum("rowsPerSecond", seconds == 0 ? 0 : rows / seconds);
     WireMetricsProfiler.mean("addedRttMs", lab.rtt().addedMs());
     WireMetricsProfiler.mean("baselineRttMs", lab.rtt().baselineMs());

@@ -1,25 +1,19 @@
 package io.github.latencylab.bench.tpcb;
 
 import io.github.latencylab.bench.support.BenchLab;
+import io.github.latencylab.bench.support.RttSuite;
 import io.github.latencylab.bench.support.WireMetrics;
 import io.github.latencylab.server.SettingChange;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.ThreadParams;
 
@@ -45,19 +39,10 @@ import org.openjdk.jmh.infra.ThreadParams;
  * SYSTEM and restored after it; WAL bytes, commits and cache hits per transaction come with
  * the results.
  */
-// As declared: what the full profile runs (./latency-lab bench --profile full). The quick and
-// verify profiles, --rtt and --param narrow the sweep and shorten the iterations (Profile).
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 2)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
+// Measured as RttSuite declares (average ms; the full profile's iterations; its @Param rtt),
+// with this suite's own @Params below.
 @State(Scope.Benchmark)
-public class TpcbBenchmark {
-
-  /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
-  @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
-  public String rtt;
+public class TpcbBenchmark extends RttSuite {
 
   @Param({"1"})
   public int scale;

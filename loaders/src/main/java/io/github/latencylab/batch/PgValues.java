@@ -19,75 +19,31 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.postgresql.PGConnection;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
 /**
- * Inserts rows with multi-row {@code INSERT ... VALUES (?, ...), (?, ...), ...} statements,
- * as many rows per statement as PostgreSQL's bind-parameter limit allows.
- *
- * <pre>{@code
- * long rows = MultiRowInsert.into("item")
- *     .column("id", MultiRowInsert.PgType.INT8)
- *     .column("name", MultiRowInsert.PgType.TEXT)
- *     .load(connection, rows);
- * }</pre>
- *
- * <p><b>When to use it</b>: a few hundred to a few hundred thousand rows, with nothing but
- * portable SQL: one round trip per statement instead of one per row. {@code UnnestInsert}
- * needs one statement where this needs several, and {@code CopyLoader} is faster still for
- * large loads.
- *
- * <p><b>The 65,535-parameter limit</b>: the extended protocol's Bind message counts its
- * parameters in a 16-bit field, so one statement can carry at most 65,535 of them; pgjdbc
- * refuses more ("PreparedStatement can have at most 65,535 parameters"), and older drivers
- * wrapped the count ("bind message supplies 4464 parameters, but prepared statement requires
- * 70000"). So a statement carries at most floor(65,535 / columns) rows: 32,767 rows of 2
- * columns, 4,369 rows of 15. {@link #rowsPerStatement(int)} sets how many (default
- * {@value #DEFAULT_ROWS_PER_STATEMENT}, past which bigger statements save little and cost
- * planning time and memory on both sides), never more than that limit.
- *
- * <p><b>Round trips</b>: one per statement, ceil(rows / {@link #rowsPerStatement()}), and
- * nothing more: 10,000 rows of 2 columns are 10. The transaction control rides with the
- * statements (see below). The rows of one statement are held in memory until it is sent; the
- * input is otherwise streamed.
- *
- * <p><b>Transactions</b>: all-or-nothing. On a connection in autocommit mode one statement is
- * atomic by itself; several run in one transaction whose BEGIN rides with the first and whose
- * COMMIT rides with the last. On a connection already in a transaction the load runs inside a
- * savepoint (set with the first statement, released with the last) and nothing is committed.
- * After a failure the table is as it was, the connection is usable and its autocommit setting
- * is as it was.
- *
- * <p><b>Errors</b>: a value the column type cannot take throws {@link IllegalArgumentException}
- * naming the 0-based row index and the column, before its statement is sent. A statement
- * PostgreSQL rejects throws {@link SQLException} with the server's message and SQLState,
- * naming the row index and, for a value, the column: PostgreSQL does not say which row of a
- * statement failed, so the helper replays that statement's rows through COPY, whose errors
- * do, and rolls the replay back (a few round trips, only on failure).
- *
- * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
- * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
- * configured helper can be kept in a constant and shared between threads.
+ * What the four loaders share: the column types and the Java values each takes, their checks
+ * and PostgreSQL text forms, quoted names, the all-or-nothing transaction, the replay that
+ * finds the row of a refused statement, and where COPY's errors point. A loader is copied as
+ * two files, its own and this one; each loader keeps only what differs (the SQL it sends, how
+ * it binds or streams). Package-private: users reach it through a loader's API.
  */
-public final class MultiRowInsert {
+final class PgValues {
 
-  /** At most this many bind parameters per statement: the Bind message counts them in 16 bits. */
-  public static final int MAX_PARAMETERS = 65_535;
-
-  /** Rows per statement unless {@link #rowsPerStatement(int)} says otherwise. */
-  public static final int DEFAULT_ROWS_PER_STATEMENT = 1_000;
+  private PgValues() {}
 
   /**
-   * The column types this helper can bind, and the Java values each takes ({@code null} is
-   * SQL NULL for any of them).
+   * The column types the loaders take, and the Java values each takes ({@code null} is SQL
+   * NULL for any of them). Each loader's own {@code PgType} has the same constants.
    *
    * <ul>
    *   <li>TEXT, VARCHAR, JSONB: {@link String} without NUL (U+0000) and without unpaired
@@ -110,190 +66,98 @@ public final class MultiRowInsert {
    *   <li>UUID: {@link UUID}; BYTEA: {@code byte[]}.
    * </ul>
    */
-  public enum PgType {
+  enum Type {
     TEXT, VARCHAR, INT2, INT4, INT8, NUMERIC, FLOAT4, FLOAT8, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ,
     UUID, BYTEA, JSONB;
 
     String sqlName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
-  private final List<String> tableName;
-  private final List<String> columnNames;
-  private final List<PgType> columnTypes;
-  private final int rowsPerStatement;
-
-  private MultiRowInsert(List<String> tableName, List<String> columnNames,
-      List<PgType> columnTypes, int rowsPerStatement) {
-    this.tableName = tableName;
-    this.columnNames = columnNames;
-    this.columnTypes = columnTypes;
-    this.rowsPerStatement = rowsPerStatement;
-  }
-
-  /** Inserts into {@code table}, found on the search path; the name is quoted, never parsed. */
-  public static MultiRowInsert into(String table) {
-    return new MultiRowInsert(List.of(identifier(table)), List.of(), List.of(),
-        DEFAULT_ROWS_PER_STATEMENT);
-  }
-
-  /** Inserts into {@code schema.table}; both names are quoted as given. */
-  public static MultiRowInsert into(String schema, String table) {
-    return new MultiRowInsert(List.of(identifier(schema), identifier(table)), List.of(),
-        List.of(), DEFAULT_ROWS_PER_STATEMENT);
-  }
-
-  /** Adds a column; each row holds its values in the order the columns were added. */
-  public MultiRowInsert column(String name, PgType type) {
-    Objects.requireNonNull(type, "type");
-    if (columnNames.contains(identifier(name))) {
-      throw new IllegalArgumentException("column \"" + name + "\" is listed twice");
-    }
-    if (columnNames.size() + 1 > MAX_PARAMETERS) {
-      throw new IllegalArgumentException("more columns than bind parameters in a statement");
-    }
-    List<String> names = new ArrayList<>(columnNames);
-    names.add(name);
-    List<PgType> types = new ArrayList<>(columnTypes);
-    types.add(type);
-    return new MultiRowInsert(tableName, List.copyOf(names), List.copyOf(types),
-        rowsPerStatement);
+  /** A loader's own {@code PgType} constant as the {@link Type} of the same name. */
+  static Type type(Enum<?> declared) {
+    return Type.valueOf(Objects.requireNonNull(declared, "type").name());
   }
 
   /**
-   * Rows per statement (default {@value #DEFAULT_ROWS_PER_STATEMENT}); a statement never
-   * carries more than 65,535 / columns, whatever is set here.
+   * The table a loader fills and its columns, in the order of each row's values: immutable,
+   * quoted wherever it goes into SQL.
    */
-  public MultiRowInsert rowsPerStatement(int rows) {
-    if (rows < 1) {
-      throw new IllegalArgumentException("rowsPerStatement must be at least 1, got " + rows);
-    }
-    return new MultiRowInsert(tableName, columnNames, columnTypes, rows);
-  }
+  record Target(List<String> table, List<String> names, List<Type> types) {
 
-  /** Rows per statement: as set, and no more than the 65,535 bind parameters allow. */
-  public int rowsPerStatement() {
-    return Math.min(rowsPerStatement, MAX_PARAMETERS / Math.max(1, columnNames.size()));
-  }
-
-  /** The INSERT for {@code rows} rows, for logs and tests. */
-  public String sql(int rows) {
-    requireColumns();
-    StringJoiner tuple = new StringJoiner(", ", "(", ")");
-    for (PgType type : columnTypes) {
-      tuple.add("?::" + type.sqlName());
-    }
-    String one = tuple.toString();
-    StringBuilder sql = new StringBuilder(rows * (one.length() + 2) + 100)
-        .append("INSERT INTO ").append(qualifiedTable()).append(' ').append(columnList())
-        .append(" VALUES ");
-    for (int r = 0; r < rows; r++) {
-      sql.append(r == 0 ? "" : ", ").append(one);
-    }
-    return sql.toString();
-  }
-
-  public long load(Connection connection, Iterable<? extends Object[]> rows) throws SQLException {
-    return load(connection, rows.iterator());
-  }
-
-  public long load(Connection connection, Stream<? extends Object[]> rows) throws SQLException {
-    return load(connection, rows.iterator());
-  }
-
-  /**
-   * Inserts every row {@code rows} yields and returns how many; holds one statement's rows
-   * at a time, so the rows can be streamed.
-   */
-  public long load(Connection connection, Iterator<? extends Object[]> rows) throws SQLException {
-    requireColumns();
-    int perStatement = rowsPerStatement();
-    String full = null; // the statement of perStatement rows, prepared once
-    PreparedStatement fullStatement = null;
-    AllOrNothing transaction = new AllOrNothing(connection);
-    List<Object[]> pending = new ArrayList<>();
-    long row = 0;
-    boolean first = true;
-    try {
-      while (rows.hasNext()) {
-        pending.add(checkRow(rows.next(), row));
-        row++;
-        boolean last = !rows.hasNext();
-        if (pending.size() == perStatement || last) {
-          boolean isFull = pending.size() == perStatement;
-          if (isFull && full == null) {
-            full = sql(perStatement);
-          }
-          String plain = isFull ? full : sql(pending.size());
-          String statement = transaction.sql(plain, first, last);
-          if (isFull && statement.equals(plain)) {
-            if (fullStatement == null) {
-              fullStatement = connection.prepareStatement(full);
-            }
-            execute(fullStatement, pending);
-          } else {
-            try (PreparedStatement once = connection.prepareStatement(statement)) {
-              execute(once, pending);
-            }
-          }
-          first = false;
-          pending.clear();
-        }
+    /** The table (one name, or schema and name); the names are quoted, never parsed. */
+    static Target of(String... table) {
+      List<String> parts = new ArrayList<>();
+      for (String part : table) {
+        parts.add(identifier(part));
       }
-      if (fullStatement != null) {
-        fullStatement.close();
-      }
-      transaction.done();
-    } catch (SQLException | RuntimeException | Error e) {
-      closeQuietly(fullStatement, e);
-      transaction.undo(e);
-      if (e instanceof SQLException s && !pending.isEmpty()) {
-        throw refused(connection, s, pending, row - pending.size(), "statement");
-      }
-      throw e;
+      return new Target(List.copyOf(parts), List.of(), List.of());
     }
-    return row;
-  }
 
-  private void execute(PreparedStatement insert, List<Object[]> rows) throws SQLException {
-    int columns = columnNames.size();
-    for (int r = 0; r < rows.size(); r++) {
-      bind(insert, r * columns + 1, rows.get(r));
+    Target column(String name, Type type) {
+      if (names.contains(identifier(name))) {
+        throw new IllegalArgumentException("column \"" + name + "\" is listed twice");
+      }
+      List<String> moreNames = new ArrayList<>(names);
+      moreNames.add(name);
+      List<Type> moreTypes = new ArrayList<>(types);
+      moreTypes.add(type);
+      return new Target(table, List.copyOf(moreNames), List.copyOf(moreTypes));
     }
-    insert.execute();
-  }
 
-  private static void closeQuietly(PreparedStatement statement, Throwable failure) {
-    if (statement != null) {
-      try {
-        statement.close();
-      } catch (SQLException e) {
-        failure.addSuppressed(e);
+    void requireColumns() {
+      if (names.isEmpty()) {
+        throw new IllegalStateException("no columns: add them with column(name, type)");
       }
     }
+
+    String qualifiedTable() {
+      StringJoiner name = new StringJoiner(".");
+      table.forEach(part -> name.add(quote(part)));
+      return name.toString();
+    }
+
+    /** The table's own name, as the server's errors show it. */
+    String relation() {
+      return table.get(table.size() - 1);
+    }
+
+    String columnList() {
+      StringJoiner list = new StringJoiner(", ", "(", ")");
+      names.forEach(c -> list.add(quote(c)));
+      return list.toString();
+    }
+
+    /** A row holds one value per column, or an exception names it. */
+    void checkShape(Object[] row, long index) {
+      if (row == null) {
+        throw new IllegalArgumentException("row index " + index + " is null");
+      }
+      if (row.length != names.size()) {
+        throw new IllegalArgumentException("row index " + index + " has " + row.length
+            + " values; expected " + names.size() + " " + columnList());
+      }
+    }
+
+    /** The row's values checked and in the form they are sent, or an exception naming them. */
+    Object[] checkRow(Object[] row, long index) {
+      checkShape(row, index);
+      Object[] checked = new Object[row.length];
+      for (int i = 0; i < row.length; i++) {
+        checked[i] = check(row[i], types.get(i), index, names.get(i));
+      }
+      return checked;
+    }
   }
 
-  /** The row's values checked and in the form they are sent, or an exception naming the row. */
-  private Object[] checkRow(Object[] row, long index) {
-    if (row == null) {
-      throw new IllegalArgumentException("row index " + index + " is null");
-    }
-    if (row.length != columnNames.size()) {
-      throw new IllegalArgumentException("row index " + index + " has " + row.length
-          + " values; expected " + columnNames.size() + " " + columnList());
-    }
-    Object[] checked = new Object[row.length];
-    for (int i = 0; i < row.length; i++) {
-      checked[i] = check(row[i], columnTypes.get(i), index, columnNames.get(i));
-    }
-    return checked;
-  }
+  // ---- binding: one parameter per value ----
 
   /** Binds a checked row to the parameters from {@code first} (1-based) on. */
-  private void bind(PreparedStatement insert, int first, Object[] checked) throws SQLException {
+  static void bind(PreparedStatement insert, int first, Object[] checked, List<Type> types)
+      throws SQLException {
     for (int i = 0; i < checked.length; i++) {
-      PgType type = columnTypes.get(i);
+      Type type = types.get(i);
       Object value = checked[i];
       int p = first + i;
       if (value == null) {
@@ -316,7 +180,7 @@ public final class MultiRowInsert {
     }
   }
 
-  private static int nullType(PgType type) {
+  private static int nullType(Type type) {
     return switch (type) {
       case INT2 -> Types.SMALLINT;
       case INT4 -> Types.INTEGER;
@@ -329,35 +193,19 @@ public final class MultiRowInsert {
     };
   }
 
-  private void requireColumns() {
-    if (columnNames.isEmpty()) {
-      throw new IllegalStateException("no columns: add them with column(name, type)");
-    }
-  }
-
-  private String qualifiedTable() {
-    StringJoiner name = new StringJoiner(".");
-    tableName.forEach(part -> name.add(quote(part)));
-    return name.toString();
-  }
-
-  private String columnList() {
-    StringJoiner list = new StringJoiner(", ", "(", ")");
-    columnNames.forEach(c -> list.add(quote(c)));
-    return list.toString();
-  }
-
-  // ---- transaction control rides with the statements: one round trip per statement ----
+  // ---- all-or-nothing: the load's transaction, or a savepoint in the caller's ----
 
   /**
-   * Makes a load of one or more statements all-or-nothing without a round trip of its own.
+   * Makes a load all-or-nothing, with as few round trips of its own as the protocol allows.
    * On an autocommit connection one statement is atomic by itself; for more, BEGIN rides with
    * the first (pgjdbc sends it in the same message flow) and COMMIT with the last. In the
    * caller's transaction a SAVEPOINT rides with the first and its RELEASE with the last, so a
    * failure undoes the load alone. pgjdbc learns that a transaction ended from the server's
-   * ReadyForQuery, so it knows the COMMIT it did not send.
+   * ReadyForQuery, so it knows the COMMIT it did not send. Where a statement cannot carry
+   * them (a JDBC batch, a COPY), {@link #begin()}, {@link #savepoint()} and
+   * {@link #release()} send them alone.
    */
-  private static final class AllOrNothing {
+  static final class AllOrNothing {
     private static final String SAVEPOINT = "batch_load";
 
     private final Connection connection;
@@ -367,6 +215,11 @@ public final class MultiRowInsert {
     AllOrNothing(Connection connection) throws SQLException {
       this.connection = connection;
       this.autoCommit = connection.getAutoCommit();
+    }
+
+    /** Whether the connection was in autocommit mode: the load then commits what it does. */
+    boolean autoCommit() {
+      return autoCommit;
     }
 
     /** {@code statement} with the transaction control that rides along with it. */
@@ -381,6 +234,23 @@ public final class MultiRowInsert {
       String after = !last || autoCommit && first ? ""
           : autoCommit ? "; COMMIT" : "; RELEASE SAVEPOINT " + SAVEPOINT;
       return before + statement + after;
+    }
+
+    /** Autocommit off: pgjdbc sends BEGIN with the next statement. */
+    void begin() throws SQLException {
+      connection.setAutoCommit(false);
+      started = true;
+    }
+
+    /** A SAVEPOINT in the caller's transaction, sent alone. */
+    void savepoint() throws SQLException {
+      execute("SAVEPOINT " + SAVEPOINT);
+      started = true;
+    }
+
+    /** The SAVEPOINT's RELEASE, sent alone. */
+    void release() throws SQLException {
+      execute("RELEASE SAVEPOINT " + SAVEPOINT);
     }
 
     /** After the last statement: autocommit as it was (its COMMIT has been sent already). */
@@ -400,14 +270,91 @@ public final class MultiRowInsert {
             connection.setAutoCommit(true);
           }
         } else {
-          try (Statement st = connection.createStatement()) {
-            st.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT + "; RELEASE SAVEPOINT " + SAVEPOINT);
-          }
+          execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT + "; RELEASE SAVEPOINT " + SAVEPOINT);
         }
       } catch (SQLException | RuntimeException e) {
         failure.addSuppressed(e);
       }
     }
+
+    private void execute(String sql) throws SQLException {
+      try (Statement st = connection.createStatement()) {
+        st.execute(sql);
+      }
+    }
+  }
+
+  // ---- a load in statements of many rows: one round trip each ----
+
+  /** Binds one statement's checked rows and executes it. */
+  @FunctionalInterface
+  interface RowsSender {
+    void send(Connection connection, PreparedStatement statement, List<Object[]> rows)
+        throws SQLException;
+  }
+
+  /**
+   * Loads {@code rows} in statements of {@code perStatement} rows (the last may hold fewer),
+   * all or nothing, and returns how many. The statement without transaction control is
+   * prepared once and reused; one that carries it is prepared for its one use. Holds one
+   * statement's rows at a time, so the rows can be streamed.
+   */
+  static long loadByStatement(String loader, Target target, int perStatement,
+      IntFunction<String> sqlFor, RowsSender sender, Connection connection,
+      Iterator<? extends Object[]> rows) throws SQLException {
+    AllOrNothing transaction = new AllOrNothing(connection);
+    String fullSql = null; // built once: a multi-row statement's text is long
+    String reusedSql = null;
+    PreparedStatement reused = null;
+    List<Object[]> pending = new ArrayList<>();
+    long row = 0;
+    boolean first = true;
+    try {
+      while (rows.hasNext()) {
+        pending.add(target.checkRow(rows.next(), row));
+        row++;
+        boolean last = !rows.hasNext();
+        if (pending.size() == perStatement || last) {
+          boolean full = pending.size() == perStatement;
+          if (full && fullSql == null) {
+            fullSql = sqlFor.apply(perStatement);
+          }
+          String plain = full ? fullSql : sqlFor.apply(pending.size());
+          String statement = transaction.sql(plain, first, last);
+          if (statement.equals(plain) && (reused == null || plain.equals(reusedSql))) {
+            if (reused == null) {
+              reused = connection.prepareStatement(plain);
+              reusedSql = plain;
+            }
+            sender.send(connection, reused, pending);
+          } else {
+            try (PreparedStatement once = connection.prepareStatement(statement)) {
+              sender.send(connection, once, pending);
+            }
+          }
+          first = false;
+          pending.clear();
+        }
+      }
+      if (reused != null) {
+        reused.close();
+      }
+      transaction.done();
+    } catch (SQLException | RuntimeException | Error e) {
+      if (reused != null) {
+        try {
+          reused.close();
+        } catch (SQLException closing) {
+          e.addSuppressed(closing);
+        }
+      }
+      transaction.undo(e);
+      if (e instanceof SQLException s && !pending.isEmpty()) {
+        throw refused(loader, target, connection, s, pending, row - pending.size(), "statement");
+      }
+      throw e;
+    }
+    return row;
   }
 
   // ---- finding the row and column of a statement PostgreSQL refused ----
@@ -422,8 +369,8 @@ public final class MultiRowInsert {
    * same way (the failure involved rows of an earlier statement of the load, say), the
    * exception names the statement's rows.
    */
-  private SQLException refused(Connection connection, SQLException failure, List<Object[]> rows,
-      long firstRow, String unit) {
+  static SQLException refused(String loader, Target target, Connection connection,
+      SQLException failure, List<Object[]> rows, long firstRow, String unit) {
     PSQLException server = serverError(failure);
     SQLException reported = server != null ? server : failure;
     String state = reported.getSQLState();
@@ -435,7 +382,7 @@ public final class MultiRowInsert {
     }
     boolean replayable = server != null && state != null
         && (state.startsWith("22") || state.startsWith("23"));
-    CopyErrorAt at = replayable ? replay(connection, server, rows) : null;
+    CopyErrorAt at = replayable ? replay(target, connection, server, rows) : null;
     String where;
     if (at != null && at.line() >= 1 && at.line() <= rows.size()) {
       where = "at row index " + (firstRow + at.line() - 1)
@@ -449,23 +396,24 @@ public final class MultiRowInsert {
           : connectionLost ? " (the connection failed: no row was refused)"
           : " (PostgreSQL does not say which row)");
     }
-    return new SQLException(getClass().getSimpleName() + " into " + qualifiedTable() + " failed "
-        + where + ": " + reported.getMessage(), state, failure);
+    return new SQLException(loader + " into " + target.qualifiedTable() + " failed " + where
+        + ": " + reported.getMessage(), state, failure);
   }
 
-  private CopyErrorAt replay(Connection connection, PSQLException server, List<Object[]> rows) {
+  private static CopyErrorAt replay(Target target, Connection connection, PSQLException server,
+      List<Object[]> rows) {
     StringBuilder text = new StringBuilder();
     for (Object[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         String value = row[i] == null ? null
-            : row[i] instanceof String s ? s : text(row[i], columnTypes.get(i));
+            : row[i] instanceof String s ? s : text(row[i], target.types().get(i));
         text.append(i == 0 ? "" : "\t").append(value == null ? "\\N" : value
             .replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
             .replace("\t", "\\t"));
       }
       text.append('\n');
     }
-    String copy = "COPY " + qualifiedTable() + " " + columnList() + " FROM STDIN";
+    String copy = "COPY " + target.qualifiedTable() + " " + target.columnList() + " FROM STDIN";
     try (Statement st = connection.createStatement()) {
       boolean autoCommit = connection.getAutoCommit();
       if (autoCommit) {
@@ -479,7 +427,7 @@ public final class MultiRowInsert {
         return null; // it did not fail again
       } catch (SQLException again) {
         return server.getSQLState().equals(again.getSQLState())
-            ? copyErrorAt(again, tableName.get(tableName.size() - 1), columnNames) : null;
+            ? copyErrorAt(again, target.relation(), target.names()) : null;
       } finally {
         if (autoCommit) {
           connection.rollback();
@@ -510,7 +458,10 @@ public final class MultiRowInsert {
 
   // ---- identifiers: always quoted, so no name can end the identifier and start SQL ----
 
-  private static String identifier(String name) {
+
+  // ---- identifiers: always quoted, so no name can end the identifier and start SQL ----
+
+  static String identifier(String name) {
     if (name == null || name.isEmpty()) {
       throw new IllegalArgumentException("a table or column name cannot be null or empty");
     }
@@ -520,7 +471,7 @@ public final class MultiRowInsert {
     return name;
   }
 
-  private static String quote(String identifier) {
+  static String quote(String identifier) {
     return '"' + identifier.replace("\"", "\"\"") + '"';
   }
 
@@ -539,7 +490,7 @@ public final class MultiRowInsert {
    * LocalDate, LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row
    * and column.
    */
-  private static Object check(Object value, PgType type, long row, String column) {
+  static Object check(Object value, Type type, long row, String column) {
     if (value == null) {
       return null;
     }
@@ -550,8 +501,13 @@ public final class MultiRowInsert {
           return s;
         }
       }
-      case INT2 -> {
-        if (value instanceof Short) {
+      case INT2, FLOAT4, FLOAT8, BOOL, UUID, BYTEA -> { // one class each, sent as it is
+        if (type == Type.INT2 ? value instanceof Short
+            : type == Type.FLOAT4 ? value instanceof Float
+            : type == Type.FLOAT8 ? value instanceof Double
+            : type == Type.BOOL ? value instanceof Boolean
+            : type == Type.UUID ? value instanceof UUID
+            : value instanceof byte[]) {
           return value;
         }
       }
@@ -581,21 +537,6 @@ public final class MultiRowInsert {
         }
         // numeric's NaN and (from PostgreSQL 14) infinities; a finite double is not exact
         if (value instanceof Double x && !Double.isFinite(x)) {
-          return value;
-        }
-      }
-      case FLOAT4 -> {
-        if (value instanceof Float) {
-          return value;
-        }
-      }
-      case FLOAT8 -> {
-        if (value instanceof Double) {
-          return value;
-        }
-      }
-      case BOOL -> {
-        if (value instanceof Boolean) {
           return value;
         }
       }
@@ -637,22 +578,12 @@ public final class MultiRowInsert {
               .atOffset(ZoneOffset.UTC);
         }
       }
-      case UUID -> {
-        if (value instanceof UUID) {
-          return value;
-        }
-      }
-      case BYTEA -> {
-        if (value instanceof byte[]) {
-          return value;
-        }
-      }
     }
     throw bad(row, column, type, "expected " + javaTypes(type) + ", got "
         + value.getClass().getName());
   }
 
-  private static String javaTypes(PgType type) {
+  private static String javaTypes(Type type) {
     return switch (type) {
       case TEXT, VARCHAR, JSONB -> "String";
       case INT2 -> "Short";
@@ -671,7 +602,7 @@ public final class MultiRowInsert {
     };
   }
 
-  private static void checkText(String s, PgType type, long row, String column) {
+  private static void checkText(String s, Type type, long row, String column) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c != '\0' && c < Character.MIN_SURROGATE) {
@@ -698,18 +629,18 @@ public final class MultiRowInsert {
       d = d.setScale(0); // 1E+3 is 1000: PostgreSQL keeps no negative scale
     }
     if (d.scale() > 16_383) {
-      throw bad(row, column, PgType.NUMERIC, "has " + d.scale() + " digits after the decimal"
+      throw bad(row, column, Type.NUMERIC, "has " + d.scale() + " digits after the decimal"
           + " point; PostgreSQL numeric keeps at most 16383");
     }
     if (d.precision() - d.scale() > 131_072) {
-      throw bad(row, column, PgType.NUMERIC, "has " + (d.precision() - d.scale())
+      throw bad(row, column, Type.NUMERIC, "has " + (d.precision() - d.scale())
           + " digits before the decimal point; PostgreSQL numeric keeps at most 131072");
     }
     return d;
   }
 
   private static LocalDateTime checkTimestamp(LocalDateTime t, long row, String column,
-      PgType type) {
+      Type type) {
     if (t.getNano() % 1000 == 0 && t.getYear() >= 1 && t.getYear() <= 294_275) {
       return t; // the common case: in range, whole microseconds
     }
@@ -725,14 +656,14 @@ public final class MultiRowInsert {
     return t.plusNanos(500).truncatedTo(ChronoUnit.MICROS);
   }
 
-  private static IllegalArgumentException bad(long row, String column, PgType type,
+  private static IllegalArgumentException bad(long row, String column, Type type,
       String problem) {
     return new IllegalArgumentException("row index " + row + ", column \"" + column + "\" ("
         + type + "): " + problem);
   }
 
   /** A checked value as PostgreSQL's text input reads it. */
-  private static String text(Object value, PgType type) {
+  static String text(Object value, Type type) {
     return switch (type) {
       case DATE -> dateText((LocalDate) value);
       case TIMESTAMP -> timestampText((LocalDateTime) value, false);
@@ -813,7 +744,7 @@ public final class MultiRowInsert {
   // ---- where a server error is: COPY's error context names the line and the column ----
 
   /** What COPY's error context says: the 1-based line, and the column if it names one. */
-  private record CopyErrorAt(long line, String column) {}
+  record CopyErrorAt(long line, String column) {}
 
   private static final Pattern COPY_LINE = Pattern.compile("line (\\d+)");
 
@@ -824,7 +755,7 @@ public final class MultiRowInsert {
    * past, not through, and a column matches only whole ({@code price} is not
    * {@code price: note}), followed by nothing, its quoted value or "null input".
    */
-  private static CopyErrorAt copyErrorAt(SQLException e, String relation, List<String> columns) {
+  static CopyErrorAt copyErrorAt(SQLException e, String relation, List<String> columns) {
     ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
     String where = server == null || server.getWhere() == null ? "" : server.getWhere();
     String prefix = "COPY " + relation + ", ";

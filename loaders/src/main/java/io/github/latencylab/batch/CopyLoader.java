@@ -1,35 +1,29 @@
 package io.github.latencylab.batch;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Loads rows with {@code COPY ... FROM STDIN} through pgjdbc's CopyManager, streaming: rows
@@ -86,16 +80,15 @@ import org.postgresql.util.ServerErrorMessage;
  * CONFLICT DO UPDATE command cannot affect row a second time". Constraint violations of that
  * INSERT are not tied to a row by PostgreSQL.
  *
- * <p>Needs only JDBC and pgjdbc: copy this file into your code base. Values by column type
- * are in {@link PgType}. Instances are immutable (each setter returns a new one), so a
+ * <p>Needs only JDBC and pgjdbc: copy this file and {@code PgValues.java} into your code base,
+ * or depend on {@code io.github.latencylab:latency-lab-loaders}. Values by column type are in
+ * {@link PgType}. Instances are immutable (each setter returns a new one), so a
  * configured helper can be kept in a constant and shared between threads.
  */
 public final class CopyLoader {
 
   /** Bytes encoded before they are written to the COPY, unless {@link #bufferSize(int)}. */
   public static final int DEFAULT_BUFFER_SIZE = 64 * 1024;
-
-  private static final String SAVEPOINT = "batch_load";
 
   /** How rows travel in the COPY stream. */
   public enum Format {
@@ -108,53 +101,26 @@ public final class CopyLoader {
   }
 
   /**
-   * The column types this helper can send, and the Java values each takes ({@code null} is
-   * SQL NULL for any of them).
-   *
-   * <ul>
-   *   <li>TEXT, VARCHAR, JSONB: {@link String} without NUL (U+0000) and without unpaired
-   *       surrogates (neither can be stored); JSONB as JSON text;
-   *   <li>INT2: {@link Short}; INT4: {@link Integer} or {@link Short}; INT8: {@link Long},
-   *       {@link Integer} or {@link Short};
-   *   <li>NUMERIC: {@link BigDecimal} (at most 131,072 digits before the point and 16,383
-   *       after), {@link BigInteger}, {@link Long}, {@link Integer} or {@link Short}; and
-   *       {@code Double.NaN}, {@code POSITIVE_INFINITY} or {@code NEGATIVE_INFINITY} for
-   *       numeric's NaN and (PostgreSQL 14 and later) infinities;
-   *   <li>FLOAT4: {@link Float}; FLOAT8: {@link Double} (NaN and infinities included);
-   *   <li>BOOL: {@link Boolean};
-   *   <li>DATE: {@link LocalDate} from 4714-11-24 BC to 5874897-12-31;
-   *       {@code LocalDate.MIN}/{@code MAX} are -infinity/infinity;
-   *   <li>TIMESTAMP: {@link LocalDateTime} from 4714-11-24 BC to 294276-12-31 23:59:59.999999,
-   *       rounded to the microsecond; {@code LocalDateTime.MIN}/{@code MAX} are
-   *       -infinity/infinity;
-   *   <li>TIMESTAMPTZ: {@link OffsetDateTime} or {@link Instant}, same range in UTC;
-   *       {@code OffsetDateTime.MIN}/{@code MAX} are -infinity/infinity;
-   *   <li>UUID: {@link UUID}; BYTEA: {@code byte[]}.
-   * </ul>
+   * The column types this helper can send. The Java values each takes ({@code null} is SQL
+   * NULL for any of them) are listed in {@code PgValues.Type} and docs/batching.md: String
+   * for the text types and JSONB, Short, Integer and Long (widening only) for INT2/4/8,
+   * BigDecimal and its kin for NUMERIC, java.time for dates and times, UUID, byte[].
    */
   public enum PgType {
     TEXT, VARCHAR, INT2, INT4, INT8, NUMERIC, FLOAT4, FLOAT8, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ,
-    UUID, BYTEA, JSONB;
-
-    String sqlName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
+    UUID, BYTEA, JSONB
   }
 
   private static final AtomicLong STAGING_TABLES = new AtomicLong();
 
-  private final List<String> tableName;
-  private final List<String> columnNames;
-  private final List<PgType> columnTypes;
+  private final PgValues.Target target;
   private final Format format;
   private final int bufferSize;
   private final List<String> upsertKeys;
 
-  private CopyLoader(List<String> tableName, List<String> columnNames, List<PgType> columnTypes,
-      Format format, int bufferSize, List<String> upsertKeys) {
-    this.tableName = tableName;
-    this.columnNames = columnNames;
-    this.columnTypes = columnTypes;
+  private CopyLoader(PgValues.Target target, Format format, int bufferSize,
+      List<String> upsertKeys) {
+    this.target = target;
     this.format = format;
     this.bufferSize = bufferSize;
     this.upsertKeys = upsertKeys;
@@ -162,34 +128,24 @@ public final class CopyLoader {
 
   /** Loads into {@code table}, found on the search path; the name is quoted, never parsed. */
   public static CopyLoader into(String table) {
-    return new CopyLoader(List.of(identifier(table)), List.of(), List.of(), Format.TEXT,
-        DEFAULT_BUFFER_SIZE, List.of());
+    return new CopyLoader(PgValues.Target.of(table), Format.TEXT, DEFAULT_BUFFER_SIZE, List.of());
   }
 
   /** Loads into {@code schema.table}; both names are quoted as given. */
   public static CopyLoader into(String schema, String table) {
-    return new CopyLoader(List.of(identifier(schema), identifier(table)), List.of(), List.of(),
-        Format.TEXT, DEFAULT_BUFFER_SIZE, List.of());
+    return new CopyLoader(PgValues.Target.of(schema, table), Format.TEXT, DEFAULT_BUFFER_SIZE,
+        List.of());
   }
 
   /** Adds a column; each row holds its values in the order the columns were added. */
   public CopyLoader column(String name, PgType type) {
-    Objects.requireNonNull(type, "type");
-    if (columnNames.contains(identifier(name))) {
-      throw new IllegalArgumentException("column \"" + name + "\" is listed twice");
-    }
-    List<String> names = new ArrayList<>(columnNames);
-    names.add(name);
-    List<PgType> types = new ArrayList<>(columnTypes);
-    types.add(type);
-    return new CopyLoader(tableName, List.copyOf(names), List.copyOf(types), format, bufferSize,
+    return new CopyLoader(target.column(name, PgValues.type(type)), format, bufferSize,
         upsertKeys);
   }
 
   /** The COPY format (default {@link Format#TEXT}). */
   public CopyLoader format(Format format) {
-    return new CopyLoader(tableName, columnNames, columnTypes, Objects.requireNonNull(format),
-        bufferSize, upsertKeys);
+    return new CopyLoader(target, Objects.requireNonNull(format), bufferSize, upsertKeys);
   }
 
   /** The COPY format. */
@@ -205,7 +161,7 @@ public final class CopyLoader {
     if (bytes < 1) {
       throw new IllegalArgumentException("bufferSize must be at least 1 byte, got " + bytes);
     }
-    return new CopyLoader(tableName, columnNames, columnTypes, format, bytes, upsertKeys);
+    return new CopyLoader(target, format, bytes, upsertKeys);
   }
 
   /** Encoded bytes held before each write to the COPY. */
@@ -224,13 +180,12 @@ public final class CopyLoader {
     }
     List<String> keys = new ArrayList<>();
     for (String key : keyColumns) {
-      if (keys.contains(identifier(key))) {
+      if (keys.contains(PgValues.identifier(key))) {
         throw new IllegalArgumentException("key column \"" + key + "\" is listed twice");
       }
       keys.add(key);
     }
-    return new CopyLoader(tableName, columnNames, columnTypes, format, bufferSize,
-        List.copyOf(keys));
+    return new CopyLoader(target, format, bufferSize, List.copyOf(keys));
   }
 
   /** The upsert's key columns; empty for a plain COPY. */
@@ -240,8 +195,8 @@ public final class CopyLoader {
 
   /** The COPY statement into {@code table} (already quoted). */
   private String copySql(String table, boolean assertTypes) {
-    return "COPY " + table + " " + columnList() + " FROM STDIN (FORMAT "
-        + format.name().toLowerCase(java.util.Locale.ROOT) + ")"
+    return "COPY " + table + " " + target.columnList() + " FROM STDIN (FORMAT "
+        + format.name().toLowerCase(Locale.ROOT) + ")"
         + (assertTypes ? " " + typeAssertion() : "");
   }
 
@@ -251,16 +206,8 @@ public final class CopyLoader {
    * types (see {@link #typeAssertion()}).
    */
   public String sql() {
-    requireColumns();
-    return copySql(qualifiedTable(), format == Format.BINARY);
-  }
-
-  public long load(Connection connection, Iterable<? extends Object[]> rows) throws SQLException {
-    return load(connection, rows.iterator());
-  }
-
-  public long load(Connection connection, Stream<? extends Object[]> rows) throws SQLException {
-    return load(connection, rows.iterator());
+    target.requireColumns();
+    return copySql(target.qualifiedTable(), format == Format.BINARY);
   }
 
   /**
@@ -268,11 +215,11 @@ public final class CopyLoader {
    * (upserting: how many were inserted or updated).
    */
   public long load(Connection connection, Iterator<? extends Object[]> rows) throws SQLException {
-    requireColumns();
+    target.requireColumns();
     for (String key : upsertKeys) {
-      if (!columnNames.contains(key)) {
+      if (!target.names().contains(key)) {
         throw new IllegalStateException("key column \"" + key + "\" is not one of the columns "
-            + columnList());
+            + target.columnList());
       }
     }
     boolean binary = format == Format.BINARY;
@@ -290,74 +237,74 @@ public final class CopyLoader {
     }
   }
 
+  public long load(Connection connection, Iterable<? extends Object[]> rows) throws SQLException {
+    return load(connection, rows.iterator());
+  }
+
+  public long load(Connection connection, Stream<? extends Object[]> rows) throws SQLException {
+    return load(connection, rows.iterator());
+  }
+
   private long loadOnce(Connection connection, Iterator<? extends Object[]> rows,
       boolean assertTypes) throws SQLException {
-    boolean autoCommit = connection.getAutoCommit();
-    boolean upsert = !upsertKeys.isEmpty();
-    boolean ownTransaction = upsert && autoCommit; // a lone COPY is atomic by itself
-    boolean inSavepoint = false;
+    PgValues.AllOrNothing transaction = new PgValues.AllOrNothing(connection);
     try (Statement st = connection.createStatement()) {
       long result;
-      if (ownTransaction) {
-        connection.setAutoCommit(false); // pgjdbc sends BEGIN with the first statement
-      }
-      if (upsert) {
-        inSavepoint = !autoCommit; // the SAVEPOINT rides with the first statement
-        result = upsert(connection, st, rows, assertTypes, autoCommit);
+      if (!upsertKeys.isEmpty()) {
+        result = upsert(connection, st, transaction, rows, assertTypes);
       } else {
-        if (!autoCommit) {
-          st.execute("SAVEPOINT " + SAVEPOINT);
-          inSavepoint = true;
+        // a lone COPY is atomic by itself; in the caller's transaction pgjdbc sends it alone,
+        // so its SAVEPOINT and RELEASE cannot ride with it
+        boolean inSavepoint = !transaction.autoCommit();
+        if (inSavepoint) {
+          transaction.savepoint();
         }
-        result = copy(connection, qualifiedTable(), tableName.get(tableName.size() - 1), rows,
+        result = copy(connection, target.qualifiedTable(), target.relation(), rows,
             assertTypes);
         if (inSavepoint) {
-          st.execute("RELEASE SAVEPOINT " + SAVEPOINT);
+          transaction.release();
         }
       }
-      if (ownTransaction) {
-        connection.setAutoCommit(true); // the COMMIT has ridden along: nothing is sent
-      }
+      transaction.done(); // an upsert's COMMIT has ridden along: nothing is sent
       return result;
     } catch (SQLException | RuntimeException | Error e) {
-      undo(connection, ownTransaction, inSavepoint, e);
+      transaction.undo(e);
       throw e;
     }
   }
 
-  private long upsert(Connection connection, Statement st, Iterator<? extends Object[]> rows,
-      boolean assertTypes, boolean autoCommit) throws SQLException {
+  private long upsert(Connection connection, Statement st, PgValues.AllOrNothing transaction,
+      Iterator<? extends Object[]> rows, boolean assertTypes) throws SQLException {
     String stagingName = "copyloader_staging_" + STAGING_TABLES.incrementAndGet();
-    String staging = "pg_temp." + quote(stagingName);
-    String columns = columnList();
+    String staging = "pg_temp." + PgValues.quote(stagingName);
+    String columns = target.columnList();
     String select = columns.substring(1, columns.length() - 1);
     StringJoiner keys = new StringJoiner(", ", "(", ")");
-    upsertKeys.forEach(k -> keys.add(quote(k)));
+    upsertKeys.forEach(k -> keys.add(PgValues.quote(k)));
     StringJoiner updates = new StringJoiner(", ");
-    for (String c : columnNames) {
+    for (String c : target.names()) {
       if (!upsertKeys.contains(c)) {
-        updates.add(quote(c) + " = EXCLUDED." + quote(c));
+        updates.add(PgValues.quote(c) + " = EXCLUDED." + PgValues.quote(c));
       }
     }
     String action = updates.length() == 0 ? "DO NOTHING" : "DO UPDATE SET " + updates;
     // the transaction control rides with the statements: SAVEPOINT (or BEGIN) with the first,
     // RELEASE (or COMMIT) with the last
-    run(st, (autoCommit ? "" : "SAVEPOINT " + SAVEPOINT + "; ") + "CREATE TEMP TABLE "
-        + quote(stagingName) + " ON COMMIT DROP AS SELECT " + select + " FROM "
-        + qualifiedTable() + " WITH NO DATA", "create the staging table");
+    run(st, transaction.sql("CREATE TEMP TABLE " + PgValues.quote(stagingName)
+        + " ON COMMIT DROP AS SELECT " + select + " FROM " + target.qualifiedTable()
+        + " WITH NO DATA", true, false), "create the staging table");
     copy(connection, staging, stagingName, rows, assertTypes);
     try {
-      run(st, "INSERT INTO " + qualifiedTable() + " " + columns + " SELECT " + select + " FROM "
-          + staging + " ON CONFLICT " + keys + " " + action + "; DROP TABLE " + staging + "; "
-          + (autoCommit ? "COMMIT" : "RELEASE SAVEPOINT " + SAVEPOINT),
-          "insert or update from the staging table");
+      run(st, transaction.sql("INSERT INTO " + target.qualifiedTable() + " " + columns
+          + " SELECT " + select + " FROM " + staging + " ON CONFLICT " + keys + " " + action
+          + "; DROP TABLE " + staging, false, true), "insert or update from the staging table");
     } catch (SQLException e) {
       String state = String.valueOf(e.getSQLState());
       // the COMMIT rides with this statement: a broken connection leaves it in doubt
       throw new SQLException(e.getMessage().replaceFirst(" from the staging table: ",
           " from the staging table " + (state.startsWith("08") || state.startsWith("57P")
-              ? (autoCommit ? "(the connection failed: committed or not, running the upsert"
-                  + " again is safe)" : "(the connection failed)")
+              ? (transaction.autoCommit() ? "(the connection failed: committed or not, running"
+                  + " the upsert again is safe)" : "(the connection failed)")
               : "(PostgreSQL does not say which row)") + ": "), e.getSQLState(), e.getCause());
     }
     return st.getUpdateCount();
@@ -367,25 +314,9 @@ public final class CopyLoader {
     try {
       st.execute(sql);
     } catch (SQLException e) {
-      throw new SQLException("CopyLoader upsert into " + qualifiedTable() + " failed to " + what
+      throw new SQLException("CopyLoader upsert into " + target.qualifiedTable() + " failed to "
+          + what
           + ": " + e.getMessage(), e.getSQLState(), e);
-    }
-  }
-
-  /** Rolls back what this load did and restores autocommit; never hides {@code failure}. */
-  private static void undo(Connection connection, boolean ownTransaction, boolean inSavepoint,
-      Throwable failure) {
-    try {
-      if (ownTransaction) {
-        connection.rollback();
-        connection.setAutoCommit(true);
-      } else if (inSavepoint) {
-        try (Statement st = connection.createStatement()) {
-          st.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT + "; RELEASE SAVEPOINT " + SAVEPOINT);
-        }
-      }
-    } catch (SQLException | RuntimeException e) {
-      failure.addSuppressed(e);
     }
   }
 
@@ -402,10 +333,10 @@ public final class CopyLoader {
    */
   private String typeAssertion() {
     StringJoiner checks = new StringJoiner(" AND ", "WHERE (", ") OR true");
-    for (int i = 0; i < columnNames.size(); i++) {
-      String c = quote(columnNames.get(i));
-      PgType type = columnTypes.get(i);
-      checks.add(type == PgType.TEXT || type == PgType.VARCHAR
+    for (int i = 0; i < target.names().size(); i++) {
+      String c = PgValues.quote(target.names().get(i));
+      PgValues.Type type = target.types().get(i);
+      checks.add(type == PgValues.Type.TEXT || type == PgValues.Type.VARCHAR
           ? "pg_catalog.textsend(" + c + ") IS NULL"
           : "ARRAY[" + c + "] OPERATOR(pg_catalog.@>) '{}'::pg_catalog." + type.sqlName() + "[]");
     }
@@ -432,27 +363,27 @@ public final class CopyLoader {
         + " JOIN pg_catalog.pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype"
         + " ELSE t.oid END WHERE a.attrelid = ?::regclass AND a.attnum > 0"
         + " AND NOT a.attisdropped")) {
-      types.setString(1, qualifiedTable());
+      types.setString(1, target.qualifiedTable());
       try (ResultSet rs = types.executeQuery()) {
         while (rs.next()) {
           actual.put(rs.getString(1), rs.getString(2));
         }
       }
     }
-    for (int i = 0; i < columnNames.size(); i++) {
-      String name = columnNames.get(i);
-      PgType declared = columnTypes.get(i);
+    for (int i = 0; i < target.names().size(); i++) {
+      String name = target.names().get(i);
+      PgValues.Type declared = target.types().get(i);
       String real = actual.get(name);
       if (real == null) {
         continue; // the COPY itself says the column does not exist
       }
-      boolean text = declared == PgType.TEXT || declared == PgType.VARCHAR;
+      boolean text = declared == PgValues.Type.TEXT || declared == PgValues.Type.VARCHAR;
       boolean same = real.equals(declared.sqlName())
           || text && (real.equals("text") || real.equals("varchar") || real.equals("bpchar"));
       if (!same) {
         throw new IllegalArgumentException("column \"" + name + "\" is declared " + declared
-            + " but is " + real + " in " + qualifiedTable() + "; binary COPY would misread it:"
-            + " declare the column's own type, or use Format.TEXT or CSV");
+            + " but is " + real + " in " + target.qualifiedTable() + "; binary COPY would"
+            + " misread it: declare the column's own type, or use Format.TEXT or CSV");
       }
     }
   }
@@ -470,10 +401,10 @@ public final class CopyLoader {
       if (assertTypes && "42883".equals(e.getSQLState())) { // undefined_function: a type differs
         throw new TypesNotAsserted(e);
       }
-      throw new SQLException("CopyLoader into " + qualifiedTable() + " failed: "
+      throw new SQLException("CopyLoader into " + target.qualifiedTable() + " failed: "
           + e.getMessage(), e.getSQLState(), e);
     }
-    Encoder out = new Encoder(format, bufferSize, columnNames, columnTypes);
+    Encoder out = new Encoder(format, bufferSize, target);
     try {
       out.start();
       while (rows.hasNext()) {
@@ -506,10 +437,10 @@ public final class CopyLoader {
 
   /** The server's error, with the row (and column) its "COPY t, line N, column c" names. */
   private SQLException locate(SQLException e, String relation, Encoder out) {
-    CopyErrorAt at = copyErrorAt(e, relation, columnNames);
+    PgValues.CopyErrorAt at = PgValues.copyErrorAt(e, relation, target.names());
     String where = at == null ? "" : " at row index " + out.rowOfLine(at.line())
         + (at.column() == null ? "" : ", column \"" + at.column() + "\"");
-    return new SQLException("CopyLoader into " + qualifiedTable() + " failed" + where + ": "
+    return new SQLException("CopyLoader into " + target.qualifiedTable() + " failed" + where + ": "
         + e.getMessage(), e.getSQLState(), e);
   }
 
@@ -537,9 +468,9 @@ public final class CopyLoader {
     private enum Escape { NONE, TEXT, CSV }
 
     private final Format format;
+    private final PgValues.Target target;
     private final String[] names;
-    private final PgType[] types;
-    private final String columnList;
+    private final PgValues.Type[] types;
     private final int[] groups = new int[8];
     private byte[] bytes;
     private int size;
@@ -551,13 +482,11 @@ public final class CopyLoader {
     private int shifts;
     private long extraLines;
 
-    Encoder(Format format, int bufferSize, List<String> names, List<PgType> types) {
+    Encoder(Format format, int bufferSize, PgValues.Target target) {
       this.format = format;
-      this.names = names.toArray(new String[0]);
-      this.types = types.toArray(new PgType[0]);
-      StringJoiner list = new StringJoiner(", ", "(", ")");
-      names.forEach(c -> list.add(quote(c)));
-      this.columnList = list.toString();
+      this.target = target;
+      this.names = target.names().toArray(new String[0]);
+      this.types = target.types().toArray(new PgValues.Type[0]);
       this.bytes = new byte[Math.max(64, Math.min(bufferSize, 1 << 20) + 1024)];
     }
 
@@ -589,20 +518,14 @@ public final class CopyLoader {
     /** Checks and encodes the next row, or throws an exception naming its row index. */
     void row(Object[] row) {
       long index = rows;
-      if (row == null) {
-        throw new IllegalArgumentException("row index " + index + " is null");
-      }
-      if (row.length != types.length) {
-        throw new IllegalArgumentException("row index " + index + " has " + row.length
-            + " values; expected " + types.length + " " + columnList);
-      }
+      target.checkShape(row, index);
       long linesBefore = extraLines;
       if (format == Format.BINARY) {
         putShort(types.length);
       }
       for (int i = 0; i < types.length; i++) {
-        PgType type = types[i];
-        Object value = check(row[i], type, index, names[i]);
+        PgValues.Type type = types[i];
+        Object value = PgValues.check(row[i], type, index, names[i]);
         switch (format) {
           case BINARY -> binary(value, type);
           case TEXT -> {
@@ -668,7 +591,7 @@ public final class CopyLoader {
 
     // ---- text and CSV: PostgreSQL's text input form of each value ----
 
-    private void text(Object value, PgType type, Escape escape) {
+    private void text(Object value, PgValues.Type type, Escape escape) {
       switch (type) {
         case TEXT, VARCHAR, JSONB -> utf8((String) value, escape);
         case INT2, INT4, INT8 -> decimal(((Number) value).longValue());
@@ -685,7 +608,7 @@ public final class CopyLoader {
           if (fourDigitYear(d.getYear())) {
             date(d.getYear(), d.getMonthValue(), d.getDayOfMonth());
           } else {
-            ascii(CopyLoader.text(value, type)); // BC, past 9999, or infinity
+            ascii(PgValues.text(value, type)); // BC, past 9999, or infinity
           }
         }
         case TIMESTAMP -> {
@@ -694,7 +617,7 @@ public final class CopyLoader {
             date(t.getYear(), t.getMonthValue(), t.getDayOfMonth());
             time(t.getHour(), t.getMinute(), t.getSecond(), t.getNano());
           } else {
-            ascii(CopyLoader.text(value, type));
+            ascii(PgValues.text(value, type));
           }
         }
         case TIMESTAMPTZ -> {
@@ -706,7 +629,7 @@ public final class CopyLoader {
             put((byte) '0');
             put((byte) '0');
           } else {
-            ascii(CopyLoader.text(value, type));
+            ascii(PgValues.text(value, type));
           }
         }
         case UUID -> uuid((UUID) value);
@@ -916,7 +839,7 @@ public final class CopyLoader {
 
     // ---- binary: each value's send form, after its length ----
 
-    private void binary(Object value, PgType type) {
+    private void binary(Object value, PgValues.Type type) {
       if (value == null) {
         putInt(-1);
         return;
@@ -1133,366 +1056,5 @@ public final class CopyLoader {
       putInt((int) (v >>> 32));
       putInt((int) v);
     }
-  }
-
-  private void requireColumns() {
-    if (columnNames.isEmpty()) {
-      throw new IllegalStateException("no columns: add them with column(name, type)");
-    }
-  }
-
-  private String qualifiedTable() {
-    StringJoiner name = new StringJoiner(".");
-    tableName.forEach(part -> name.add(quote(part)));
-    return name.toString();
-  }
-
-  private String columnList() {
-    StringJoiner list = new StringJoiner(", ", "(", ")");
-    columnNames.forEach(c -> list.add(quote(c)));
-    return list.toString();
-  }
-
-  // ---- identifiers: always quoted, so no name can end the identifier and start SQL ----
-
-  private static String identifier(String name) {
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("a table or column name cannot be null or empty");
-    }
-    if (name.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("a table or column name cannot contain NUL: " + name);
-    }
-    return name;
-  }
-
-  private static String quote(String identifier) {
-    return '"' + identifier.replace("\"", "\"\"") + '"';
-  }
-
-  // ---- values: checked once, in the form every path sends ----
-
-  // Julian day 0, 4714-11-24 BC: ISO year -4713, as PostgreSQL has no year 0
-  private static final LocalDate MIN_DATE = LocalDate.of(-4713, 11, 24);
-  private static final LocalDate MAX_DATE = LocalDate.of(5_874_897, 12, 31);
-  private static final LocalDateTime MIN_TIMESTAMP = MIN_DATE.atStartOfDay();
-  private static final LocalDateTime MAX_TIMESTAMP =
-      LocalDateTime.of(294_276, 12, 31, 23, 59, 59, 999_999_000);
-
-  /**
-   * {@code value} as the one Java type this helper sends for {@code type} (Short, Integer,
-   * Long, BigDecimal with scale >= 0 or a non-finite Double, Float, Double, Boolean, String,
-   * LocalDate, LocalDateTime, UTC OffsetDateTime, UUID, byte[]), or an exception naming row
-   * and column.
-   */
-  private static Object check(Object value, PgType type, long row, String column) {
-    if (value == null) {
-      return null;
-    }
-    switch (type) {
-      case TEXT, VARCHAR, JSONB -> {
-        if (value instanceof String s) {
-          checkText(s, type, row, column);
-          return s;
-        }
-      }
-      case INT2 -> {
-        if (value instanceof Short) {
-          return value;
-        }
-      }
-      case INT4 -> {
-        if (value instanceof Integer) {
-          return value;
-        }
-        if (value instanceof Short s) {
-          return (int) s;
-        }
-      }
-      case INT8 -> {
-        if (value instanceof Long) {
-          return value;
-        }
-        if (value instanceof Integer || value instanceof Short) {
-          return ((Number) value).longValue();
-        }
-      }
-      case NUMERIC -> {
-        BigDecimal d = value instanceof BigDecimal b ? b
-            : value instanceof BigInteger i ? new BigDecimal(i)
-            : value instanceof Long || value instanceof Integer || value instanceof Short
-                ? BigDecimal.valueOf(((Number) value).longValue()) : null;
-        if (d != null) {
-          return checkNumeric(d, row, column);
-        }
-        // numeric's NaN and (from PostgreSQL 14) infinities; a finite double is not exact
-        if (value instanceof Double x && !Double.isFinite(x)) {
-          return value;
-        }
-      }
-      case FLOAT4 -> {
-        if (value instanceof Float) {
-          return value;
-        }
-      }
-      case FLOAT8 -> {
-        if (value instanceof Double) {
-          return value;
-        }
-      }
-      case BOOL -> {
-        if (value instanceof Boolean) {
-          return value;
-        }
-      }
-      case DATE -> {
-        if (value instanceof LocalDate d) {
-          if (!d.equals(LocalDate.MIN) && !d.equals(LocalDate.MAX)
-              && (d.isBefore(MIN_DATE) || d.isAfter(MAX_DATE))) {
-            throw bad(row, column, type, "date " + d + " is outside PostgreSQL's range"
-                + " 4714-11-24 BC to 5874897-12-31 (LocalDate.MIN/MAX mean -infinity/infinity)");
-          }
-          return d;
-        }
-      }
-      case TIMESTAMP -> {
-        if (value instanceof LocalDateTime t) {
-          return checkTimestamp(t, row, column, type);
-        }
-      }
-      case TIMESTAMPTZ -> {
-        if (value instanceof OffsetDateTime o && o.getOffset().equals(ZoneOffset.UTC)
-            && o.getNano() % 1000 == 0 && o.getYear() >= 1 && o.getYear() <= 294_275) {
-          return o; // the common case, already as sent: no conversion
-        }
-        if (value.equals(OffsetDateTime.MIN) || value.equals(OffsetDateTime.MAX)) {
-          return value;
-        }
-        // as an Instant first: an extreme offset can take a valid OffsetDateTime past what
-        // LocalDateTime holds in UTC
-        Instant i = value instanceof OffsetDateTime o ? o.toInstant()
-            : value instanceof Instant x ? x : null;
-        if (i != null) {
-          if (i.isBefore(MIN_TIMESTAMP.toInstant(ZoneOffset.UTC))
-              || i.isAfter(MAX_TIMESTAMP.toInstant(ZoneOffset.UTC).plusNanos(499))) {
-            throw bad(row, column, type, "timestamp " + value + " is outside PostgreSQL's range"
-                + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999 UTC"
-                + " (OffsetDateTime.MIN/MAX mean -infinity/infinity)");
-          }
-          return checkTimestamp(i.atOffset(ZoneOffset.UTC).toLocalDateTime(), row, column, type)
-              .atOffset(ZoneOffset.UTC);
-        }
-      }
-      case UUID -> {
-        if (value instanceof UUID) {
-          return value;
-        }
-      }
-      case BYTEA -> {
-        if (value instanceof byte[]) {
-          return value;
-        }
-      }
-    }
-    throw bad(row, column, type, "expected " + javaTypes(type) + ", got "
-        + value.getClass().getName());
-  }
-
-  private static String javaTypes(PgType type) {
-    return switch (type) {
-      case TEXT, VARCHAR, JSONB -> "String";
-      case INT2 -> "Short";
-      case INT4 -> "Integer or Short";
-      case INT8 -> "Long, Integer or Short";
-      case NUMERIC -> "BigDecimal, BigInteger, Long, Integer or Short (or Double NaN, Infinity or"
-          + " -Infinity)";
-      case FLOAT4 -> "Float";
-      case FLOAT8 -> "Double";
-      case BOOL -> "Boolean";
-      case DATE -> "LocalDate";
-      case TIMESTAMP -> "LocalDateTime";
-      case TIMESTAMPTZ -> "OffsetDateTime or Instant";
-      case UUID -> "UUID";
-      case BYTEA -> "byte[]";
-    };
-  }
-
-  private static void checkText(String s, PgType type, long row, String column) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c != '\0' && c < Character.MIN_SURROGATE) {
-        continue; // the common case
-      }
-      if (c == '\0') {
-        throw bad(row, column, type, "contains a NUL character (\\u0000) at index " + i
-            + "; PostgreSQL cannot store NUL in text");
-      }
-      if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < s.length()
-            && Character.isLowSurrogate(s.charAt(i + 1))) {
-          i++;
-        } else {
-          throw bad(row, column, type, String.format("contains an unpaired surrogate (\\u%04X)"
-              + " at index %d, which has no UTF-8 encoding", (int) c, i));
-        }
-      }
-    }
-  }
-
-  private static BigDecimal checkNumeric(BigDecimal d, long row, String column) {
-    if (d.scale() < 0) {
-      d = d.setScale(0); // 1E+3 is 1000: PostgreSQL keeps no negative scale
-    }
-    if (d.scale() > 16_383) {
-      throw bad(row, column, PgType.NUMERIC, "has " + d.scale() + " digits after the decimal"
-          + " point; PostgreSQL numeric keeps at most 16383");
-    }
-    if (d.precision() - d.scale() > 131_072) {
-      throw bad(row, column, PgType.NUMERIC, "has " + (d.precision() - d.scale())
-          + " digits before the decimal point; PostgreSQL numeric keeps at most 131072");
-    }
-    return d;
-  }
-
-  private static LocalDateTime checkTimestamp(LocalDateTime t, long row, String column,
-      PgType type) {
-    if (t.getNano() % 1000 == 0 && t.getYear() >= 1 && t.getYear() <= 294_275) {
-      return t; // the common case: in range, whole microseconds
-    }
-    if (t.equals(LocalDateTime.MIN) || t.equals(LocalDateTime.MAX)) {
-      return t;
-    }
-    if (t.isBefore(MIN_TIMESTAMP) || t.isAfter(MAX_TIMESTAMP.plusNanos(499))) {
-      throw bad(row, column, type, "timestamp " + t + " is outside PostgreSQL's range"
-          + " 4714-11-24 00:00 BC to 294276-12-31 23:59:59.999999"
-          + " (LocalDateTime.MIN/MAX mean -infinity/infinity)");
-    }
-    // PostgreSQL keeps microseconds: round half up here, so every path stores the same value
-    return t.plusNanos(500).truncatedTo(ChronoUnit.MICROS);
-  }
-
-  private static IllegalArgumentException bad(long row, String column, PgType type,
-      String problem) {
-    return new IllegalArgumentException("row index " + row + ", column \"" + column + "\" ("
-        + type + "): " + problem);
-  }
-
-  /** A checked value as PostgreSQL's text input reads it. */
-  private static String text(Object value, PgType type) {
-    return switch (type) {
-      case DATE -> dateText((LocalDate) value);
-      case TIMESTAMP -> timestampText((LocalDateTime) value, false);
-      case TIMESTAMPTZ -> {
-        OffsetDateTime t = (OffsetDateTime) value;
-        yield t.equals(OffsetDateTime.MIN) ? "-infinity" : t.equals(OffsetDateTime.MAX)
-            ? "infinity" : timestampText(t.toLocalDateTime(), true);
-      }
-      // a BigDecimal, or a Double spelt NaN, Infinity or -Infinity as numeric reads them
-      case NUMERIC -> value instanceof BigDecimal d ? d.toPlainString() : value.toString();
-      case BYTEA -> hex((byte[]) value);
-      default -> value.toString();
-    };
-  }
-
-  private static String hex(byte[] bytes) {
-    char[] out = new char[2 + 2 * bytes.length];
-    out[0] = '\\';
-    out[1] = 'x';
-    for (int i = 0; i < bytes.length; i++) {
-      out[2 + 2 * i] = Character.forDigit((bytes[i] >> 4) & 0xF, 16);
-      out[3 + 2 * i] = Character.forDigit(bytes[i] & 0xF, 16);
-    }
-    return new String(out);
-  }
-
-  private static String dateText(LocalDate d) {
-    if (d.equals(LocalDate.MIN)) {
-      return "-infinity";
-    }
-    if (d.equals(LocalDate.MAX)) {
-      return "infinity";
-    }
-    StringBuilder out = new StringBuilder(16);
-    appendDate(out, d);
-    return d.getYear() <= 0 ? out.append(" BC").toString() : out.toString();
-  }
-
-  private static String timestampText(LocalDateTime t, boolean utc) {
-    if (t.equals(LocalDateTime.MIN)) {
-      return "-infinity";
-    }
-    if (t.equals(LocalDateTime.MAX)) {
-      return "infinity";
-    }
-    StringBuilder out = new StringBuilder(40);
-    appendDate(out, t.toLocalDate());
-    out.append(' ');
-    pad(out, t.getHour(), 2).append(':');
-    pad(out, t.getMinute(), 2).append(':');
-    pad(out, t.getSecond(), 2);
-    int micros = t.getNano() / 1000;
-    if (micros != 0) {
-      pad(out.append('.'), micros, 6);
-    }
-    if (utc) {
-      out.append("+00");
-    }
-    return t.getYear() <= 0 ? out.append(" BC").toString() : out.toString();
-  }
-
-  // ISO year y <= 0 is (1 - y) BC: PostgreSQL has no year 0
-  private static void appendDate(StringBuilder out, LocalDate d) {
-    int year = d.getYear() <= 0 ? 1 - d.getYear() : d.getYear();
-    pad(out, year, 4).append('-');
-    pad(out, d.getMonthValue(), 2).append('-');
-    pad(out, d.getDayOfMonth(), 2);
-  }
-
-  private static StringBuilder pad(StringBuilder out, int value, int width) {
-    String digits = Integer.toString(value);
-    for (int i = digits.length(); i < width; i++) {
-      out.append('0');
-    }
-    return out.append(digits);
-  }
-
-  // ---- where a server error is: COPY's error context names the line and the column ----
-
-  /** What COPY's error context says: the 1-based line, and the column if it names one. */
-  private record CopyErrorAt(long line, String column) {}
-
-  private static final Pattern COPY_LINE = Pattern.compile("line (\\d+)");
-
-  /**
-   * The line and column of "COPY t, line N, column c: ..." in the server's error context, or
-   * null. The context is a stack, innermost first ("JSON data, line 1: ..." may come before
-   * it), and PostgreSQL prints the names raw, so they may hold anything: the relation is read
-   * past, not through, and a column matches only whole ({@code price} is not
-   * {@code price: note}), followed by nothing, its quoted value or "null input".
-   */
-  private static CopyErrorAt copyErrorAt(SQLException e, String relation, List<String> columns) {
-    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
-    String where = server == null || server.getWhere() == null ? "" : server.getWhere();
-    String prefix = "COPY " + relation + ", ";
-    for (String context : where.split("\n")) {
-      if (!context.startsWith(prefix)) {
-        continue;
-      }
-      Matcher line = COPY_LINE.matcher(context);
-      if (!line.region(prefix.length(), context.length()).lookingAt()) {
-        return null;
-      }
-      String rest = context.substring(line.end());
-      String named = null;
-      for (String name : columns) {
-        String at = ", column " + name;
-        boolean whole = rest.equals(at) || rest.equals(at + ": null input")
-            || rest.startsWith(at + ": \"") && rest.endsWith("\"");
-        if (whole && (named == null || name.length() > named.length())) {
-          named = name;
-        }
-      }
-      return new CopyErrorAt(Long.parseLong(line.group(1)), named);
-    }
-    return null;
   }
 }

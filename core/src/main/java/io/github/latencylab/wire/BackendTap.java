@@ -1,0 +1,133 @@
+package io.github.latencylab.wire;
+
+import java.util.ArrayDeque;
+
+/**
+ * Reads the PostgreSQL backend protocol out of the bytes a client receives, as they arrive, to
+ * count the rows (DataRow messages) each statement got back. The server answers in the order
+ * the client asked: an Execute's rows end at its CommandComplete, PortalSuspended (a cursor's
+ * fetch), EmptyQueryResponse or ErrorResponse; a simple Query's (which may hold several
+ * statements) at ReadyForQuery, which also ends whatever an error made the server skip up to
+ * the Sync.
+ *
+ * <p>Gives up, for the rest of the connection, on anything it does not understand, such as TLS
+ * after an accepted SSLRequest.
+ */
+final class BackendTap {
+
+  interface Listener {
+    void rowsReturned(WireStatement statement, long rows);
+  }
+
+  private static final Object SYNC = new Object();
+
+  private final Listener listener;
+  private final ArrayDeque<Object> pending = new ArrayDeque<>(); // Asked, or SYNC
+  private boolean answerByteExpected;
+  private boolean broken;
+  private final byte[] header = new byte[5];
+  private int headerFill;
+  private long bodyRemaining = -1;
+
+  BackendTap(Listener listener) {
+    this.listener = listener;
+  }
+
+  /** A statement sent: its rows come back after those of everything sent before it. */
+  synchronized void asked(WireStatement statement, boolean simpleQuery) {
+    pending.addLast(new Asked(statement, simpleQuery));
+  }
+
+  /** A Sync sent: the ReadyForQuery that answers it ends everything asked before it. */
+  synchronized void synced() {
+    pending.addLast(SYNC);
+  }
+
+  /** An SSLRequest or GSSENCRequest sent: the server answers with one bare byte. */
+  synchronized void answerByteExpected() {
+    answerByteExpected = true;
+  }
+
+  synchronized void received(byte[] buf, int off, int len) {
+    int i = off;
+    int end = off + len;
+    while (i < end && !broken) {
+      if (answerByteExpected) {
+        answerByteExpected = false;
+        broken = buf[i++] != 'N'; // accepted: what follows is TLS (or GSSAPI)
+        continue;
+      }
+      if (bodyRemaining < 0) {
+        while (headerFill < 5 && i < end) {
+          header[headerFill++] = buf[i++];
+        }
+        if (headerFill < 5) {
+          return;
+        }
+        headerFill = 0;
+        long length = ((header[1] & 0xffL) << 24) | ((header[2] & 0xff) << 16)
+            | ((header[3] & 0xff) << 8) | (header[4] & 0xff);
+        if (length < 4) {
+          broken = true;
+          return;
+        }
+        message((char) header[0]);
+        bodyRemaining = length - 4;
+      }
+      long take = Math.min(bodyRemaining, end - i);
+      i += (int) take;
+      bodyRemaining -= take;
+      if (bodyRemaining == 0) {
+        bodyRemaining = -1;
+      }
+    }
+  }
+
+  private void message(char type) {
+    switch (type) {
+      case 'D' -> {
+        if (pending.peekFirst() instanceof Asked asked) {
+          asked.rows++;
+        }
+      }
+      case 'C', 's', 'I', 'E' -> {
+        if (pending.peekFirst() instanceof Asked asked && !asked.simpleQuery) {
+          finish();
+        }
+      }
+      case 'Z' -> {
+        if (pending.peekFirst() instanceof Asked asked && asked.simpleQuery) {
+          finish();
+          return;
+        }
+        while (!pending.isEmpty()) {
+          if (pending.peekFirst() == SYNC) {
+            pending.removeFirst();
+            return;
+          }
+          finish();
+        }
+      }
+      default -> {
+      }
+    }
+  }
+
+  private void finish() {
+    Asked asked = (Asked) pending.removeFirst();
+    if (asked.rows > 0) {
+      listener.rowsReturned(asked.statement, asked.rows);
+    }
+  }
+
+  private static final class Asked {
+    final WireStatement statement;
+    final boolean simpleQuery;
+    long rows;
+
+    Asked(WireStatement statement, boolean simpleQuery) {
+      this.statement = statement;
+      this.simpleQuery = simpleQuery;
+    }
+  }
+}

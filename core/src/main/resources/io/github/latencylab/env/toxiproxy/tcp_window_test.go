@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/Shopify/toxiproxy/v2/stream"
+	"github.com/Shopify/toxiproxy/v2/toxics"
+)
+
+const mss = 1448
+
+func linuxWindow(rttMicros int64) *TCPWindowToxic {
+	return &TCPWindowToxic{RTT: rttMicros, InitialWindow: 10 * mss, MaxWindow: 64 << 20,
+		RTOMin: 200_000, SlowStartAfterIdle: 1, InitialReceiveWindow: 64_088}
+}
+
+type windowRun struct {
+	input  chan *stream.StreamChunk
+	output chan *stream.StreamChunk
+	stub   *toxics.ToxicStub
+	toxic  *TCPWindowToxic
+	done   chan struct{}
+}
+
+func startWindow(toxic *TCPWindowToxic) *windowRun {
+	r := &windowRun{input: make(chan *stream.StreamChunk, 1024),
+		output: make(chan *stream.StreamChunk, 1<<16), toxic: toxic, done: make(chan struct{})}
+	r.stub = toxics.NewToxicStub(r.input, r.output)
+	r.stub.State = toxic.NewState()
+	go func() {
+		r.stub.Run(&toxics.ToxicWrapper{Toxic: toxic, Toxicity: 1})
+		close(r.done)
+	}()
+	return r
+}
+
+// send puts n bytes in 32 kB chunks (Toxiproxy's read size), all arrived at `at`, and returns
+// the bytes.
+func (r *windowRun) send(n int, at time.Time) []byte {
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	for off := 0; off < n; off += 32 << 10 {
+		end := off + 32<<10
+		if end > n {
+			end = n
+		}
+		r.input <- &stream.StreamChunk{Data: data[off:end], Timestamp: at}
+	}
+	return data
+}
+
+// receive reads n bytes and returns them with the bytes released at each release time, in order.
+func (r *windowRun) receive(t *testing.T, n int) ([]byte, []time.Time, map[time.Time]int) {
+	t.Helper()
+	var got []byte
+	var times []time.Time
+	perTime := map[time.Time]int{}
+	deadline := time.After(20 * time.Second)
+	for len(got) < n {
+		select {
+		case c := <-r.output:
+			if _, seen := perTime[c.Timestamp]; !seen {
+				times = append(times, c.Timestamp)
+			}
+			perTime[c.Timestamp] += len(c.Data)
+			got = append(got, c.Data...)
+		case <-deadline:
+			t.Fatalf("received %d of %d bytes", len(got), n)
+		}
+	}
+	return got, times, perTime
+}
+
+func (r *windowRun) stop() {
+	r.input <- nil
+	<-r.done
+}
+
+// A transfer from a cold window leaves in flights one RTT apart, each twice the one before:
+// 10 segments, 20, 40, ... exactly, by the timestamps the toxic gives them.
+func TestSlowStartDoublesTheWindowEachRoundTrip(t *testing.T) {
+	rtt := 10 * time.Millisecond
+	r := startWindow(linuxWindow(rtt.Microseconds()))
+	defer r.stop()
+	start := time.Now()
+	sent := r.send(577_000, start)
+	got, times, perTime := r.receive(t, len(sent))
+	if !bytes.Equal(got, sent) {
+		t.Fatal("the bytes came out changed or out of order")
+	}
+	want := []int{10 * mss, 20 * mss, 40 * mss, 80 * mss, 160 * mss}
+	for k, w := range want {
+		if !times[k].Equal(start.Add(time.Duration(k) * rtt)) {
+			t.Fatalf("flight %d released at +%v, want +%v", k, times[k].Sub(start), time.Duration(k)*rtt)
+		}
+		if perTime[times[k]] != w {
+			t.Fatalf("flight %d carried %d bytes, want %d", k, perTime[times[k]], w)
+		}
+	}
+	if len(times) != 6 || perTime[times[5]] != 577_000-310*mss {
+		t.Fatalf("577 kB took %d flights (last %d bytes), want 6", len(times), perTime[times[len(times)-1]])
+	}
+}
+
+func TestTheWindowStopsGrowingAtItsCap(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	toxic := linuxWindow(rtt.Microseconds())
+	toxic.MaxWindow = 50_000
+	r := startWindow(toxic)
+	defer r.stop()
+	start := time.Now()
+	sent := r.send(300_000, start)
+	_, times, perTime := r.receive(t, len(sent))
+	for k, w := range []int{10 * mss, 20 * mss, 50_000, 50_000, 50_000} {
+		if perTime[times[k]] != w {
+			t.Fatalf("flight %d carried %d bytes, want %d", k, perTime[times[k]], w)
+		}
+	}
+}
+
+// Requests that never fill the window do not grow it (Linux grows only a window in use).
+func TestSmallExchangesLeaveTheWindowWhereItWas(t *testing.T) {
+	rtt := 2 * time.Millisecond
+	r := startWindow(linuxWindow(rtt.Microseconds()))
+	defer r.stop()
+	for i := 0; i < 20; i++ {
+		at := time.Now()
+		r.send(100, at)
+		_, times, _ := r.receive(t, 100)
+		if !times[0].Equal(at) {
+			t.Fatalf("request %d held back %v: the window never binds a 100-byte request", i, times[0].Sub(at))
+		}
+		time.Sleep(rtt + time.Millisecond)
+	}
+	if cwnd := r.stub.State.(*windowState).cwnd; cwnd != 10*mss {
+		t.Fatalf("window %d after 20 small exchanges, want still %d", cwnd, 10*mss)
+	}
+}
+
+// After the transfer the window is warm; idle for longer than RTT + RTOMin, it halves per
+// timeout (Linux), unless the stack keeps it (BBR: SlowStartAfterIdle 0).
+func TestAWarmWindowCoolsAfterAnIdleOnlyWhereTheStackSaysSo(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	for _, restart := range []int64{1, 0} {
+		toxic := linuxWindow(rtt.Microseconds())
+		toxic.RTOMin = 20_000 // an RTO of 25 ms keeps the test short
+		toxic.SlowStartAfterIdle = restart
+		r := startWindow(toxic)
+		r.receive(t, len(r.send(577_000, time.Now())))
+		warm := r.stub.State.(*windowState).cwnd
+		time.Sleep(2*rtt + 60*time.Millisecond) // idle ~2.4 timeouts after the last ack
+		at := time.Now()
+		_, times, perTime := r.receive(t, len(r.send(400_000, at)))
+		first := perTime[times[0]]
+		if restart == 1 && (first > int(warm)/2 || first < 10*mss) {
+			t.Fatalf("after an idle, first flight %d bytes; warm window was %d: want it halved at least", first, warm)
+		}
+		if restart == 0 && first != 400_000 {
+			t.Fatalf("without slow start after idle, first flight %d bytes, want all 400000 (window %d)", first, warm)
+		}
+		r.stop()
+	}
+}
+
+func TestRemovingTheToxicPassesOnWhatItHeld(t *testing.T) {
+	r := startWindow(linuxWindow(10_000_000)) // acks in 10 s: everything past the first window is held
+	sent := r.send(100_000, time.Now())
+	time.Sleep(20 * time.Millisecond)
+	if !r.stub.InterruptToxic() {
+		t.Fatal("could not interrupt")
+	}
+	// the chunks Pipe had not read yet are still in its input: Toxiproxy's RemoveToxic drains
+	// those itself after Cleanup
+	r.toxic.Cleanup(r.stub)
+	for len(r.input) > 0 {
+		r.output <- <-r.input
+	}
+	got, _, _ := r.receive(t, len(sent))
+	if !bytes.Equal(got, sent) {
+		t.Fatal("bytes lost or reordered on removal")
+	}
+}
+
+// A warm window that small requests keep busy but never fill shrinks halfway to what they use
+// every timeout (RFC 2861's slow part), where the stack restarts after idles; BBR's keeps it.
+func TestAWindowKeptBusyButNotFullShrinksWhereTheStackSaysSo(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	for _, restart := range []int64{1, 0} {
+		toxic := linuxWindow(rtt.Microseconds())
+		toxic.RTOMin = 20_000
+		toxic.SlowStartAfterIdle = restart
+		r := startWindow(toxic)
+		r.receive(t, len(r.send(577_000, time.Now())))
+		warm := r.stub.State.(*windowState).cwnd
+		for i := 0; i < 16; i++ { // 100 B every 5 ms: never idle for a timeout, never full
+			at := time.Now()
+			r.receive(t, len(r.send(100, at)))
+			time.Sleep(rtt)
+		}
+		_, times, perTime := r.receive(t, len(r.send(400_000, time.Now())))
+		first := perTime[times[0]]
+		if restart == 1 && first > int(warm)/2+10*mss {
+			t.Fatalf("a window kept busy but not full for 80 ms sent %d bytes at once; warm it was %d: want it halved at least", first, warm)
+		}
+		if restart == 0 && first != 400_000 {
+			t.Fatalf("without slow start after idle, first flight %d bytes, want all 400000 (window %d)", first, warm)
+		}
+		r.stop()
+	}
+}
+
+// The receiver lets a warm peer send twice what arrived in the last RTT, whatever the sender's
+// window grew to: after 577 kB (last full flight 160 segments) a second 577 kB goes in two
+// flights, not one.
+func TestTheReceiverLetsAWarmPeerSendTwiceWhatLastArrived(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	r := startWindow(linuxWindow(rtt.Microseconds()))
+	defer r.stop()
+	r.receive(t, len(r.send(577_000, time.Now())))
+	time.Sleep(rtt + rtt/2)
+	start := time.Now()
+	_, times, perTime := r.receive(t, len(r.send(577_000, start)))
+	if len(times) != 2 || perTime[times[0]] != 2*160*mss {
+		t.Fatalf("warm 577 kB went in %d flights, the first %d bytes; want 2, the first %d",
+			len(times), perTime[times[0]], 2*160*mss)
+	}
+}
