@@ -56,8 +56,8 @@ class DemoOnUsersDatabaseTest {
 
       assertThat(result.exitCode()).as(result.err()).isZero();
       assertThat(result.out())
-          .containsPattern("\nlazyLoop +6 +7 +[\\d.,]+ m?s ")
-          .containsPattern("\njoinFetch +1 +2 +[\\d.,]+ m?s ");
+          .containsPattern("\nlazyLoop +6 +7 +0 +[\\d.,]+ m?s ")
+          .containsPattern("\njoinFetch +1 +2 +0 +[\\d.,]+ m?s ");
       assertThat(users.catalog(db)).as("every schema and object of the user's database")
           .isEqualTo(catalog);
       assertThat(users.usersRows(db)).as("the user's rows").isEqualTo(rows);
