@@ -9,6 +9,8 @@ import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
+import io.github.latencylab.wire.WireRelay;
+import java.net.InetSocketAddress;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -56,9 +58,13 @@ public final class Lab implements AutoCloseable {
   private final Backend backend;
   private final LabSchema schema;
   private final PostgresTarget target;
+  private final PostgresTarget proxied; // the target without the relay
   private final PostgresTarget direct;
   private final WireCounter wire = new WireCounter();
   private final WireCounter directWire = new WireCounter();
+  private final WireCounter relayChecks = new WireCounter();
+  private WireRelay relay;
+  private final boolean relayed; // the relay is on the path of dataSource()
   private final WireDataSource dataSource;
   private final WireDataSource directDataSource;
   private final LatencyControl latency; // null when attached: the other Lab sets the RTT
@@ -70,7 +76,7 @@ public final class Lab implements AutoCloseable {
   private boolean stopped;
 
   private Lab(String id, Backend backend, LabSchema schema, boolean calibrate,
-      boolean wholeMillisecondToxics, Link link) {
+      boolean wholeMillisecondToxics, Link link, boolean relayed) {
     this.id = id;
     this.backend = backend;
     this.schema = schema;
@@ -80,13 +86,18 @@ public final class Lab implements AutoCloseable {
           schema.name());
     }
     this.direct = inSchema(backend.direct());
-    this.target = backend.proxied().map(this::inSchema).orElse(direct);
+    this.proxied = backend.proxied().map(this::inSchema).orElse(direct);
+    // before the latency: the RTT is calibrated through the path the clients take
+    this.relayed = relayed;
+    this.relay = relayed ? WireRelay.start(address(proxied), wire, relayChecks) : null;
+    this.target = relay == null ? proxied : proxied.at(relay.address());
     // first: it asks the Toxiproxy what it can do, and may fail
     this.latency = backend instanceof AttachedBackend ? null
         : new LatencyControl(backend.toxics().orElse(null), plain(target),
             backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate,
             wholeMillisecondToxics, link);
     wire.link(latency != null ? latency.link() : link);
+    relayChecks.link(latency != null ? latency.link() : link);
     CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
@@ -147,7 +158,7 @@ public final class Lab implements AutoCloseable {
     Lab lab;
     try {
       lab = new Lab(id, backend, schema, config.calibrate(), config.wholeMillisecondToxics(),
-          config.link());
+          config.link(), config.relay());
     } catch (RuntimeException e) {
       try {
         backend.close();
@@ -170,7 +181,7 @@ public final class Lab implements AutoCloseable {
     LabHandle.Attached attached = LabHandle.read(handle);
     String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
     return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false,
-        attached.link());
+        attached.link(), LabConfig.fromEnvironment().relay());
   }
 
   /**
@@ -387,9 +398,40 @@ public final class Lab implements AutoCloseable {
     LabSchema.require(connection);
   }
 
-  /** Where {@link #dataSource()} connects: through the proxy, in {@link #schema()}. */
+  /**
+   * Where {@link #dataSource()} connects: through the proxy (and the relay, with
+   * {@link Setting#RELAY}), in {@link #schema()}.
+   */
   public PostgresTarget target() {
     return target;
+  }
+
+  /**
+   * The counting relay in front of the proxy, through which any client's round trips are
+   * counted from the protocol on {@link #wire()}, as pgjdbc's are at its socket (which the
+   * relay counts again apart, {@link WireRelay#checks()}): the Lab's own path with
+   * {@link Setting#RELAY}, else one started now, whose hop the RTT was not calibrated with
+   * (tens of microseconds).
+   */
+  public synchronized WireRelay relay() {
+    if (relay == null) {
+      relay = WireRelay.start(address(proxied), wire, relayChecks);
+    }
+    return relay;
+  }
+
+  /** True when {@link #dataSource()} connects through {@link #relay()} ({@link Setting#RELAY}). */
+  public boolean relayed() {
+    return relayed;
+  }
+
+  /** Where a client connects to be counted by {@link #relay()}: any client, JVM or not. */
+  public PostgresTarget relayedTarget() {
+    return proxied.at(relay().address());
+  }
+
+  private static InetSocketAddress address(PostgresTarget t) {
+    return new InetSocketAddress(t.host(), t.port());
   }
 
   /** Where {@link #directDataSource()} connects: straight to PostgreSQL, in {@link #schema()}. */
@@ -406,7 +448,10 @@ public final class Lab implements AutoCloseable {
         .withParameter("socketFactoryArg", id).jdbcUrl();
   }
 
-  /** Round trips and bytes of every connection of {@link #dataSource()}: the workload's. */
+  /**
+   * Round trips and bytes of every connection of {@link #dataSource()}, and of any client's
+   * through {@link #relay()}: the workload's.
+   */
   public WireCounter wire() {
     return wire;
   }
@@ -659,8 +704,11 @@ public final class Lab implements AutoCloseable {
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
-    // the proxies first: the workload's connections through them end, and with them any
-    // lock that would hold up dropping the schema
+    // the relay and the proxies first: the workload's connections through them end, and
+    // with them any lock that would hold up dropping the schema
+    if (relay != null) {
+      relay.close();
+    }
     try {
       backend.close();
     } finally {

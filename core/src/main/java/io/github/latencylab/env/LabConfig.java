@@ -145,6 +145,11 @@ public final class LabConfig {
     return Boolean.parseBoolean(get(Setting.CALIBRATE).trim());
   }
 
+  /** latencylab.relay=true: the Lab's connections go through a counting relay. */
+  public boolean relay() {
+    return Boolean.parseBoolean(get(Setting.RELAY).trim());
+  }
+
   /** latencylab.rtt.toxics=whole-ms: whole-millisecond toxics even where latency_us exists. */
   public boolean wholeMillisecondToxics() {
     return get(Setting.RTT_TOXICS).trim().equalsIgnoreCase("whole-ms");

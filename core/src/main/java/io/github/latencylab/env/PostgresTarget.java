@@ -33,6 +33,12 @@ public record PostgresTarget(String host, int port, String database, String user
     this(host, port, database, user, password, Map.of());
   }
 
+  /** The same database, user and parameters at another address (a relay's, a proxy's). */
+  public PostgresTarget at(java.net.InetSocketAddress address) {
+    return new PostgresTarget(address.getHostString(), address.getPort(), database, user,
+        password, parameters);
+  }
+
   /** pgjdbc's URL: host, port, database and every parameter; never user or password. */
   public String jdbcUrl() {
     String h = host.contains(":") ? "[" + host + "]" : host;

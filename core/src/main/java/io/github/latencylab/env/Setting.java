@@ -66,6 +66,12 @@ public enum Setting {
   LINK_RTO_MIN("latencylab.link.rtoMin", "200ms",
       "Linux's least retransmission timeout (TCP_RTO_MIN): a window idle for longer than RTT +"
           + " this shrinks (linux only)."),
+  RELAY("latencylab.relay", "false",
+      "true: the Lab's connections go through a counting relay in front of its proxy, which"
+          + " reads the protocol both ways and counts any client's round trips (pgjdbc, Vert.x,"
+          + " R2DBC, pgbench) as pgjdbc's socket does; one more loopback hop, inside the"
+          + " calibrated RTT. ./latency-lab bench always has it (Lab#relay() starts one on"
+          + " demand)."),
   DURABILITY("latencylab.server.durability", "stock",
       "stock | fast. stock: PostgreSQL's own durability (fsync, synchronous_commit and"
           + " full_page_writes on), what production runs; fast: all three off, for quick local"

@@ -17,6 +17,10 @@ final class BackendTap {
 
   interface Listener {
     void rowsReturned(WireStatement statement, long rows);
+
+    /** A message begins (its type byte read), or, for type 0, the one-byte SSL/GSS answer. */
+    default void answered(char type) {
+    }
   }
 
   private static final Object SYNC = new Object();
@@ -31,6 +35,10 @@ final class BackendTap {
 
   BackendTap(Listener listener) {
     this.listener = listener;
+  }
+
+  synchronized boolean isBroken() {
+    return broken;
   }
 
   /** A statement sent: its rows come back after those of everything sent before it. */
@@ -55,6 +63,7 @@ final class BackendTap {
       if (answerByteExpected) {
         answerByteExpected = false;
         broken = buf[i++] != 'N'; // accepted: what follows is TLS (or GSSAPI)
+        listener.answered((char) 0);
         continue;
       }
       if (bodyRemaining < 0) {
@@ -72,6 +81,7 @@ final class BackendTap {
           return;
         }
         message((char) header[0]);
+        listener.answered((char) header[0]);
         bodyRemaining = length - 4;
       }
       long take = Math.min(bodyRemaining, end - i);

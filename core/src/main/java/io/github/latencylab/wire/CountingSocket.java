@@ -6,9 +6,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** A plain TCP socket whose streams report every byte to a {@link WireCounter}. */
 final class CountingSocket extends Socket {
+
+  // the local ports of this JVM's open counting sockets: a relay they go through knows them
+  private static final Set<Integer> OPEN = ConcurrentHashMap.newKeySet();
 
   private final WireCounter counter;
   private InputStream countingIn;
@@ -20,6 +26,24 @@ final class CountingSocket extends Socket {
 
   WireCounter counter() {
     return counter;
+  }
+
+  @Override
+  public void connect(SocketAddress endpoint, int timeout) throws IOException {
+    super.connect(endpoint, timeout);
+    counter.localPort(getLocalPort());
+    OPEN.add(getLocalPort());
+  }
+
+  /** Whether a counting socket of this JVM is connected from {@code localPort}. */
+  static boolean counts(int localPort) {
+    return OPEN.contains(localPort);
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    OPEN.remove(counter.localPort());
+    super.close();
   }
 
   @Override

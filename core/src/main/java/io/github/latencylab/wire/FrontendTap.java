@@ -32,6 +32,14 @@ final class FrontendTap {
     /** An SSLRequest or GSSENCRequest: the server answers with one bare byte. */
     default void answerByteExpected() {
     }
+
+    /** A typed message begins: its type byte has been read. */
+    default void began(char type) {
+    }
+
+    /** An untyped startup message ended; {@code answeredByByte} for an SSL/GSS request. */
+    default void startupSent(boolean answeredByByte) {
+    }
   }
 
   private final Listener listener;
@@ -76,6 +84,9 @@ final class FrontendTap {
         bodyRemaining = length - 4;
         body.reset();
         headerFill = 0;
+        if (!startup) {
+          listener.began((char) type);
+        }
       }
       int take = Math.min(bodyRemaining, end - i);
       if (keepsBody() && body.size() < KEEP_BODY_BYTES) {
@@ -102,6 +113,7 @@ final class FrontendTap {
       if (startup) {
         listener.answerByteExpected();
       }
+      listener.startupSent(startup);
       return;
     }
     switch (type) {

@@ -54,7 +54,13 @@ public final class WireCounter {
   private final ReentrantLock countingLock = new ReentrantLock();
   private static final AtomicInteger CONNECTIONS = new AtomicInteger();
   private final int connectionNumber;
-  // true once the client wrote since it last received: the next data it reads ends a round trip
+  private volatile int localPort;
+  // of a connection's counter: its round trips as RoundTripDepth defines them, and those the
+  // server's messages being read completed
+  private final RoundTripDepth depth;
+  private long answeredTrips;
+  // true once the client wrote since it last received: the next data it reads ends a turn (a
+  // round trip too where the protocol cannot be read, e.g. TLS)
   private volatile boolean awaitingReply;
   // of a connection's counter: who asked for the round trip under way (null when not tracing)
   private volatile CallSites.Origin origin;
@@ -66,7 +72,18 @@ public final class WireCounter {
 
   private WireCounter(WireCounter parent) {
     this.parent = parent;
-    this.backendTap = parent == null ? null : new BackendTap(this::rowsReturned);
+    this.depth = parent == null ? null : new RoundTripDepth();
+    this.backendTap = parent == null ? null : new BackendTap(new BackendTap.Listener() {
+      @Override
+      public void rowsReturned(WireStatement statement, long rows) {
+        WireCounter.this.rowsReturned(statement, rows);
+      }
+
+      @Override
+      public void answered(char type) {
+        answeredTrips += type == 0 ? depth.serverByte() : depth.serverMessage(type);
+      }
+    });
     this.tap = parent == null ? null : new FrontendTap(new FrontendTap.Listener() {
       @Override
       public void executed(String sql, boolean simpleQuery) {
@@ -81,6 +98,16 @@ public final class WireCounter {
       @Override
       public void answerByteExpected() {
         backendTap.answerByteExpected();
+      }
+
+      @Override
+      public void began(char type) {
+        depth.clientMessage(type);
+      }
+
+      @Override
+      public void startupSent(boolean answeredByByte) {
+        depth.startupMessage(answeredByByte);
       }
     });
     this.connectionNumber = parent == null ? 0 : CONNECTIONS.incrementAndGet();
@@ -170,12 +197,25 @@ public final class WireCounter {
     }
   }
 
+  void localPort(int port) {
+    localPort = port;
+  }
+
+  /**
+   * The local port of this connection's socket (0 for a Lab's counter): where a relay saw it
+   * come from ({@link WireRelay#wire(int)}).
+   */
+  public int localPort() {
+    return localPort;
+  }
+
   /** A counter for one connection that also adds to this one. */
   WireCounter newConnection() {
     return new WireCounter(this);
   }
 
-  void sent(byte[] buf, int off, int len) {
+  // synchronized: a relay counts the two directions from two threads
+  synchronized void sent(byte[] buf, int off, int len) {
     if (len <= 0) {
       return;
     }
@@ -202,11 +242,12 @@ public final class WireCounter {
       addWindowRoundTrips(w.upstream().add(len));
     }
     if (tap != null) {
+      depth.clientBegins();
       tap.sent(buf, off, len);
     }
   }
 
-  void received(byte[] buf, int off, int bytes) {
+  synchronized void received(byte[] buf, int off, int bytes) {
     if (bytes <= 0) {
       return;
     }
@@ -224,11 +265,15 @@ public final class WireCounter {
     if (awaitingReply) {
       awaitingReply = false;
       trips = 1;
-      roundTrips.incrementAndGet();
       if (w != null) {
         w.upstream().end();
       }
     }
+    if (backendTap != null && !tap.isBroken() && !backendTap.isBroken()) {
+      trips = answeredTrips;
+    }
+    answeredTrips = 0;
+    roundTrips.addAndGet(trips);
     if (w != null) {
       addWindowRoundTrips(w.downstream().add(bytes));
     }

@@ -4,9 +4,15 @@ package io.github.latencylab.wire;
  * What crossed the wire between a client and PostgreSQL: round trips, statements executed,
  * and bytes each way.
  *
- * <p>A round trip is a client write followed by the client waiting for, and receiving, the
- * server's reply. A statement is a simple Query or an Execute message (transaction commands
- * included). Neither depends on machine speed, so regression checks can be exact.
+ * <p>A round trip is a time the client waited for the server before it could go on, along the
+ * longest chain of such waits: each request (up to a Sync, a simple Query, a Flush) is one
+ * deeper than the deepest answer the client had when it began it, and the round trips are the
+ * depth of the deepest answer received. A client that waits for each reply pays one per
+ * request (a write, then the reply read); a pipelining client that keeps 256 requests in flight
+ * pays one per wave. Counted the same at pgjdbc's socket and at the Lab's relay for any client
+ * ({@link WireRelay}; docs/pipelining.md). A statement is a simple Query or an Execute message
+ * (transaction commands included). Neither depends on machine speed, so regression checks can
+ * be exact.
  *
  * <p>{@code windowRoundTrips}: the flights requests and replies needed beyond their first while
  * the path's TCP window grew (slow start, {@link io.github.latencylab.latency.Link}), counted by

@@ -13,6 +13,7 @@ import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.server.PgSetting;
 import io.github.latencylab.server.SettingChange;
 import io.github.latencylab.wire.WireDataSource;
+import io.github.latencylab.wire.WireStats;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +27,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -52,8 +55,27 @@ import picocli.CommandLine.Option;
         + " + server time)."})
 public final class PgbenchCommand implements Callable<Integer> {
 
-  /** pgbench waits for each command: BEGIN, five statements, END (simple and prepared). */
-  static final int PGBENCH_ROUND_TRIPS = 7;
+  /**
+   * pgbench's TPC-B-like script (its built-in tpcb-like) in one pipeline (pgbench 14+, libpq's
+   * pipeline mode): the seven commands go out together and pgbench waits once, at
+   * \endpipeline's Sync.
+   */
+  static final String PIPELINE_SCRIPT = """
+      \\set aid random(1, 100000 * :scale)
+      \\set bid random(1, 1 * :scale)
+      \\set tid random(1, 10 * :scale)
+      \\set delta random(-5000, 5000)
+      \\startpipeline
+      BEGIN;
+      UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+      SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+      UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+      UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+      INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+      END;
+      \\endpipeline
+      """;
+  static final List<String> MODES = List.of("simple", "prepared", "pipeline");
   // pgjdbc's paths need the JIT; pgbench, native code, needs no warmup
   private static final Duration WARMUP = Duration.ofSeconds(1);
 
@@ -76,8 +98,10 @@ public final class PgbenchCommand implements Callable<Integer> {
   int scale;
 
   @Option(names = "--modes", paramLabel = "LIST", split = ",", defaultValue = "simple,prepared",
-      description = "Query modes: simple (one Query message per statement) and/or prepared"
-          + " (statements parsed once, then Bind/Execute) (default: ${DEFAULT-VALUE})")
+      description = "Query modes: simple (one Query message per statement), prepared"
+          + " (statements parsed once, then Bind/Execute) and/or pipeline (the same transaction"
+          + " in one libpq pipeline; the JDBC twin sends it as one multi-statement string)"
+          + " (default: ${DEFAULT-VALUE})")
   List<String> modes;
 
   @Option(names = "--synchronous-commit", paramLabel = "LIST", split = ",",
@@ -100,15 +124,15 @@ public final class PgbenchCommand implements Callable<Integer> {
    * One tool at one configuration.
    *
    * @param tool {@code pgbench} or {@code jdbc}
-   * @param mode {@code simple} or {@code prepared}
+   * @param mode {@code simple}, {@code prepared} or {@code pipeline}
    * @param rtt the RTT setting
    * @param rttMs the RTT setting in ms
    * @param addedRttMs what the setting really added, measured by the Lab
    * @param transactions transactions completed
    * @param tps transactions per second (pgbench: without its initial connection time)
    * @param latencyMs mean time per transaction
-   * @param roundTripsPerTransaction counted at the socket for jdbc; pgbench's protocol for it
-   * @param roundTripsCounted whether the round trips were counted (jdbc) or stated (pgbench)
+   * @param roundTripsPerTransaction counted: for jdbc at its socket during the run, for
+   *     pgbench at the Lab's relay ({@link #countedRoundTrips})
    * @param serverTimeMs the model's time per transaction without added latency: latency minus
    *     round trips x added RTT, averaged over the same tool, mode, clients and
    *     synchronous_commit at the run's other RTTs (never this row's own: a model fitted on the
@@ -118,14 +142,12 @@ public final class PgbenchCommand implements Callable<Integer> {
    */
   record Row(String tool, String mode, String rtt, double rttMs, double addedRttMs, int clients,
       String synchronousCommit, long transactions, double tps, double latencyMs,
-      double roundTripsPerTransaction, boolean roundTripsCounted, double serverTimeMs,
-      double modelTps) {
+      double roundTripsPerTransaction, double serverTimeMs, double modelTps) {
 
     Row withModel(double serverMs) {
       double model = clients / ((roundTripsPerTransaction * addedRttMs + serverMs) / 1000);
       return new Row(tool, mode, rtt, rttMs, addedRttMs, clients, synchronousCommit,
-          transactions, tps, latencyMs, roundTripsPerTransaction, roundTripsCounted, serverMs,
-          model);
+          transactions, tps, latencyMs, roundTripsPerTransaction, serverMs, model);
     }
 
     String configuration() {
@@ -142,9 +164,9 @@ public final class PgbenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     int seconds = seconds(duration);
     for (String mode : modes) {
-      if (!mode.equals("simple") && !mode.equals("prepared")) {
+      if (!MODES.contains(mode)) {
         throw new IllegalArgumentException("Invalid --modes value '" + mode
-            + "': expected simple or prepared");
+            + "': expected simple, prepared or pipeline");
       }
     }
     for (String v : synchronousCommit) {
@@ -156,7 +178,8 @@ public final class PgbenchCommand implements Callable<Integer> {
     if (clients.stream().anyMatch(c -> c < 1) || scale < 1) {
       throw new IllegalArgumentException("--clients and --scale must be at least 1");
     }
-    LabConfig config = labOptions.config();
+    // pgbench's round trips are counted at the relay, and the JDBC twin goes the same way
+    LabConfig config = labOptions.config().with(Setting.RELAY, "true");
     Path binary = pgbench != null ? requireExecutable(pgbench, "--pgbench")
         : locate(config).orElseThrow(() -> new IllegalStateException(NOT_FOUND));
     String version = run(List.of(binary.toString(), "--version"), null, 30).strip();
@@ -172,6 +195,14 @@ public final class PgbenchCommand implements Callable<Integer> {
       progress.working("pgbench -i -s " + scale + " (JDBC twin)");
       TpcbData.initialize(lab.directDataSource(), scale);
       String searchPath = searchPath(lab);
+      Path script = Files.createTempFile("latency-lab-pgbench-pipeline", ".sql");
+      Files.writeString(script, PIPELINE_SCRIPT);
+      script.toFile().deleteOnExit();
+      Map<String, Double> pgbenchTrips = new HashMap<>();
+      for (String mode : modes) {
+        progress.working("counting pgbench's round trips, " + mode);
+        pgbenchTrips.put(mode, countedRoundTrips(binary, lab, searchPath, mode, script));
+      }
       for (Rtt rtt : rtts) {
         progress.working("calibrating " + rtt);
         RttMeasurement measured = lab.measure(rtt);
@@ -183,8 +214,8 @@ public final class PgbenchCommand implements Callable<Integer> {
                     + sc;
                 progress.working("pgbench " + what);
                 TpcbData.prepareRun(lab.directDataSource());
-                rows.add(pgbench(binary, lab.target(), searchPath, mode, c, seconds, measured,
-                    sc));
+                rows.add(pgbench(binary, lab.target(), searchPath, mode, script, c, seconds,
+                    measured, sc, pgbenchTrips.get(mode)));
                 progress.step();
                 progress.working("jdbc " + what);
                 TpcbData.prepareRun(lab.directDataSource());
@@ -272,13 +303,43 @@ public final class PgbenchCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * pgbench's round trips per transaction, counted at the Lab's relay: those of 20
+   * transactions on one connection less those of 10, over 10, so that connecting and pgbench's
+   * own set-up queries cancel out. Taken once per mode: they do not depend on the RTT.
+   */
+  static double countedRoundTrips(Path binary, Lab lab, String searchPath, String mode,
+      Path script) throws IOException, InterruptedException, SQLException {
+    long[] trips = new long[2];
+    for (int i = 0; i < 2; i++) {
+      TpcbData.prepareRun(lab.directDataSource());
+      WireStats before = lab.relay().wire().snapshot();
+      run(command(binary, lab.target(), mode, script, 1, List.of("-t", i == 0 ? "10" : "20")),
+          pgEnvironment(lab.target(), searchPath), 300);
+      trips[i] = lab.relay().wire().snapshot().minus(before).roundTrips();
+    }
+    return (trips[1] - trips[0]) / 10.0;
+  }
+
+  private static List<String> command(Path binary, PostgresTarget target, String mode,
+      Path script, int clients, List<String> length) {
+    List<String> command = new ArrayList<>(List.of(binary.toString(), "-n", "-M",
+        mode.equals("pipeline") ? "prepared" : mode, "-c", Integer.toString(clients), "-j",
+        Integer.toString(clients)));
+    command.addAll(length);
+    if (mode.equals("pipeline")) {
+      command.addAll(List.of("-f", script.toString()));
+    }
+    command.addAll(List.of("-h", target.host(), "-p", Integer.toString(target.port()), "-U",
+        target.user(), target.database()));
+    return command;
+  }
+
   private static Row pgbench(Path binary, PostgresTarget target, String searchPath, String mode,
-      int clients, int seconds, RttMeasurement rtt, String synchronousCommit)
-      throws IOException, InterruptedException {
-    List<String> command = List.of(binary.toString(), "-n", "-M", mode, "-c",
-        Integer.toString(clients), "-j", Integer.toString(clients), "-T",
-        Integer.toString(seconds), "-h", target.host(), "-p", Integer.toString(target.port()),
-        "-U", target.user(), target.database());
+      Path script, int clients, int seconds, RttMeasurement rtt, String synchronousCommit,
+      double roundTrips) throws IOException, InterruptedException {
+    List<String> command = command(binary, target, mode, script, clients,
+        List.of("-T", Integer.toString(seconds)));
     String out = run(command, pgEnvironment(target, searchPath), seconds + 120L);
     double tps = number(out, "tps = ([0-9.]+) \\(without initial connection time\\)", command);
     double latency = number(out, "latency average = ([0-9.]+) ms", command);
@@ -286,7 +347,7 @@ public final class PgbenchCommand implements Callable<Integer> {
         command);
     return new Row("pgbench", mode, rtt.configured().toString(), rtt.configured().millis(),
         rtt.addedMeanMs(), clients, synchronousCommit, transactions, tps, latency,
-        PGBENCH_ROUND_TRIPS, false, Double.NaN, Double.NaN);
+        roundTrips, Double.NaN, Double.NaN);
   }
 
   /** The password and search_path go to pgbench in its environment, never on its command line. */
@@ -333,19 +394,23 @@ public final class PgbenchCommand implements Callable<Integer> {
   /** The JDBC twin: the same transaction, statement by statement, from {@code clients} threads. */
   private static Row jdbc(Lab lab, String mode, int clients, int seconds, RttMeasurement rtt,
       String synchronousCommit) throws Exception {
-    WireDataSource ds = mode.equals("simple")
-        ? lab.dataSource().withProperty("preferQueryMode", "simple")
-        : lab.dataSource().withProperty("prepareThreshold", "1");
+    WireDataSource ds = switch (mode) {
+      case "simple" -> lab.dataSource().withProperty("preferQueryMode", "simple");
+      case "prepared" -> lab.dataSource().withProperty("prepareThreshold", "1");
+      default -> lab.dataSource(); // pipeline: one multi-statement string, one Sync
+    };
+    TpcbTransaction shape = mode.equals("pipeline") ? TpcbTransaction.multiStatement
+        : TpcbTransaction.statementByStatement;
     int scale = scale(lab);
     TpcbDriver.Result r = TpcbDriver.run(ds, clients, Duration.ofSeconds(seconds), WARMUP,
         (connection, i) -> {
           TpcbTransaction.Client client = new TpcbTransaction.Client(connection,
-              TpcbTransaction.statementByStatement, scale, 42L + i);
+              shape, scale, 42L + i);
           return client::transaction;
         });
     return new Row("jdbc", mode, rtt.configured().toString(), rtt.configured().millis(),
         rtt.addedMeanMs(), clients, synchronousCommit, r.transactions(), r.tps(), r.latencyMs(),
-        r.roundTripsPerTransaction(), true, Double.NaN, Double.NaN);
+        r.roundTripsPerTransaction(), Double.NaN, Double.NaN);
   }
 
   private static int scale(Lab lab) throws SQLException {
@@ -410,12 +475,12 @@ public final class PgbenchCommand implements Callable<Integer> {
           String.format(Locale.ROOT, "%.2f ms", r.addedRttMs()), r.clients(), r.mode(),
           r.synchronousCommit(), r.tool(), String.format(Locale.ROOT, "%.1f", r.tps()),
           String.format(Locale.ROOT, "%.2f ms", r.latencyMs()),
-          (r.roundTripsCounted() ? "" : "~") + String.format(Locale.ROOT, "%.2f",
-              r.roundTripsPerTransaction()), diff,
+          String.format(Locale.ROOT, "%.2f", r.roundTripsPerTransaction()), diff,
           Double.isNaN(r.modelTps()) ? "n/a" : String.format(Locale.ROOT, "%.1f", r.modelTps())));
     }
     t.append("TPS and mean latency per transaction; RT/txn: round trips per transaction, counted"
-        + " at the socket for jdbc, ~ pgbench's protocol (it waits for each of its 7 commands);"
+        + " at pgjdbc's socket for jdbc, at the Lab's relay for pgbench (20 transactions less"
+        + " 10, so that connecting cancels out);"
         + " diff: jdbc vs pgbench; model TPS = clients / (RT x added RTT + server time), server"
         + " time from the same series at the run's other RTTs, never the row's own (n/a: the"
         + " run has one RTT; add another, e.g. --rtt 0.5ms,20ms).\n");

@@ -146,7 +146,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<Cell> cells = new ArrayList<>();
     Results all;
     BaselineComparison comparison;
-    LabConfig config = labOptions.config();
+    // every client's round trips counted at the relay, pgjdbc's checked against its socket
+    LabConfig config = labOptions.config().with(Setting.RELAY, "true");
     List<String> hostArgs = hostJvmArgs(config);
     try (Lab lab = Lab.start(config); LabHandle handle = lab.handle();
         Progress progress = new Progress("bench", (long) plan.size() * sweep.size())) {
@@ -380,11 +381,15 @@ public final class BenchCommand implements Callable<Integer> {
         .toList();
   }
 
-  /** A fork's JVM arguments: this JVM's (less the password), the RTT, the Lab's handle. */
+  /**
+   * A fork's JVM arguments: this JVM's (less the password), the RTT, the Lab's handle, and the
+   * counting relay ({@link Setting#RELAY}) in front of the proxy in the fork too.
+   */
   static List<String> forkArgs(List<String> hostArgs, MeasuredRtt rtt, LabHandle handle) {
     List<String> args = new ArrayList<>(hostArgs);
     args.addAll(rtt.jvmArgs());
     args.add(handle.jvmArg());
+    args.add("-D" + Setting.RELAY.property() + "=true");
     return args;
   }
 

@@ -1,6 +1,7 @@
 package io.github.latencylab.bench.support;
 
 import io.github.latencylab.server.ServerCounters;
+import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireStats;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -36,6 +37,7 @@ public class WireMetrics {
 
   private BenchLab lab;
   private WireStats start;
+  private WireStats relayStart; // null unless the Lab's path has the counting relay
   private long startNanos;
   private long ops;
   private long rows;
@@ -55,6 +57,7 @@ public class WireMetrics {
     }
     serverStart = ServerCounters.read(countersConnection);
     start = wire();
+    relayStart = lab.lab().relayed() ? relayed() : null;
     lab.wire().takeLargestReply();
     startNanos = System.nanoTime();
   }
@@ -69,6 +72,9 @@ public class WireMetrics {
   public void end() throws SQLException {
     double seconds = (System.nanoTime() - startNanos) / 1e9;
     WireStats cost = wire().minus(start);
+    if (relayStart != null) {
+      cost = agreed(cost, relayed().minus(relayStart));
+    }
     WireMetricsProfiler.mean("roundTripsPerOp", ops == 0 ? 0 : cost.roundTrips() / (double) ops);
     WireMetricsProfiler.mean("statementsPerOp", ops == 0 ? 0 : cost.statements() / (double) ops);
     WireMetricsProfiler.mean("bytesSentPerOp", ops == 0 ? 0 : cost.bytesSent() / (double) ops);
@@ -106,6 +112,35 @@ public class WireMetrics {
   // with one thread every connection of the fork is this benchmark's; with more, its own
   private List<Connection> myConnections() {
     return lab.dataSource().openConnections(threads == 1 ? null : Thread.currentThread());
+  }
+
+  /**
+   * What the operations cost ({@code counted}: pgjdbc's at its socket, any other client's at
+   * the relay), checked against the relay's own count of pgjdbc's connections where there were
+   * any: a difference is a bug in one of the two counts, never noise, and fails the run.
+   */
+  static WireStats agreed(WireStats counted, WireStats relayChecks) {
+    if (relayChecks.bytesSent() != 0 && (counted.roundTrips() != relayChecks.roundTrips()
+        || counted.statements() != relayChecks.statements()
+        || counted.bytesSent() != relayChecks.bytesSent()
+        || counted.bytesReceived() != relayChecks.bytesReceived())) {
+      throw new IllegalStateException("The counting relay and pgjdbc's socket disagree on this"
+          + " iteration: socket " + counted + "; relay " + relayChecks);
+    }
+    return counted;
+  }
+
+  // the relay's counts of the connections wire() counts at their sockets
+  private WireStats relayed() {
+    if (threads == 1) {
+      return lab.lab().relay().checks().snapshot();
+    }
+    WireStats sum = WireStats.ZERO;
+    for (Connection c : myConnections()) {
+      WireCounter relayed = lab.lab().relay().wire(lab.dataSource().counterOf(c).localPort());
+      sum = relayed == null ? sum : sum.plus(relayed.snapshot());
+    }
+    return sum;
   }
 
   private WireStats wire() {
