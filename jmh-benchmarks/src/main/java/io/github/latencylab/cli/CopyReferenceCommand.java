@@ -126,13 +126,13 @@ public final class CopyReferenceCommand implements Callable<Integer> {
             progress.step();
           }
         }
-        double psqlRate = rows / median(seconds[0]);
-        double csvRate = rows / median(seconds[1]);
-        double binaryRate = rows / median(seconds[2]);
+        double psqlRate = rows / Median.of(seconds[0]);
+        double csvRate = rows / Median.of(seconds[1]);
+        double binaryRate = rows / Median.of(seconds[2]);
         table.append(String.format(Locale.ROOT,
             "%-6s | %-9s | %-27s | %-10s | %-27s | %-8s | %-27s | %.2f%n", rtt,
             String.format(Locale.ROOT, "%+.2f ms", m.addedMeanMs()), rates(seconds[0]),
-            String.format(Locale.ROOT, "%.0f ms", 1000 * median(psqlStart)),
+            String.format(Locale.ROOT, "%.0f ms", 1000 * Median.of(psqlStart)),
             rates(seconds[1]), String.format(Locale.ROOT, "%.2f", csvRate / psqlRate),
             rates(seconds[2]), binaryRate / csvRate));
       }
@@ -269,16 +269,10 @@ public final class CopyReferenceCommand implements Callable<Integer> {
   private String rates(double[] seconds) {
     double[] sorted = seconds.clone();
     Arrays.sort(sorted);
-    return String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", rows / median(seconds),
+    return String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", rows / Median.of(seconds),
         rows / sorted[sorted.length - 1], rows / sorted[0]);
   }
 
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
 
   private static String loadAverage() {
     try {

@@ -26,7 +26,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -248,7 +247,7 @@ public final class DemoCommand implements Callable<Integer> {
     Map<Question, Double> best = new EnumMap<>(Question.class);
     Map<NPlusOneStrategy, Double> medians = new EnumMap<>(NPlusOneStrategy.class);
     runsOf.forEach((strategy, timed) -> {
-      double median = median(timed.stream().mapToDouble(StrategyRun::millis).toArray());
+      double median = Median.of(timed.stream().mapToDouble(StrategyRun::millis).toArray());
       medians.put(strategy, median);
       best.merge(strategy.question(), median, Math::min);
       long distinct = timed.stream().map(r -> r.statements() + "/" + r.roundTrips())
@@ -356,12 +355,6 @@ public final class DemoCommand implements Callable<Integer> {
         rest.size() - like);
   }
 
-  static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
 
   private void write(DemoReport report, PrintWriter out) throws java.io.IOException {
     json.write(() -> report, out::println);

@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.HashMap;
@@ -91,11 +90,11 @@ public final class LinkCheckCommand implements Callable<Integer> {
       long csvBytes, long wireBytes, String state, double[] kernelMs, double[] labMs) {
 
     double kernel() {
-      return median(kernelMs);
+      return Median.of(kernelMs);
     }
 
     double lab() {
-      return median(labMs);
+      return Median.of(labMs);
     }
 
     double ratio() {
@@ -348,10 +347,4 @@ public final class LinkCheckCommand implements Callable<Integer> {
         + " kB" : bytes + " B";
   }
 
-  static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
 }

@@ -1,0 +1,21 @@
+package io.github.latencylab.cli;
+
+import java.util.Arrays;
+
+/** The median of a few repeated measurements, which one slow run on a shared machine cannot move. */
+final class Median {
+
+  private Median() {
+  }
+
+  /** The middle value, or the mean of the two middle values of an even count. */
+  static double of(double[] values) {
+    if (values.length == 0) {
+      throw new IllegalArgumentException("no values");
+    }
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+}
