@@ -40,15 +40,23 @@ public enum TpcbTransaction {
   /** The five statements in a PL/pgSQL function on the server, one call: 1 round trip. */
   functionCall(1);
 
-  static final String UPDATE_ACCOUNT =
+  // public for the other clients of the same transaction (bench.pipeline): the five
+  // statements with their parameters in this order
+  /** Parameters: delta, aid. */
+  public static final String UPDATE_ACCOUNT =
       "UPDATE pgbench_accounts SET abalance = abalance + ? WHERE aid = ?";
-  static final String SELECT_ACCOUNT = "SELECT abalance FROM pgbench_accounts WHERE aid = ?";
-  static final String UPDATE_TELLER =
+  /** Parameter: aid. */
+  public static final String SELECT_ACCOUNT =
+      "SELECT abalance FROM pgbench_accounts WHERE aid = ?";
+  /** Parameters: delta, tid. */
+  public static final String UPDATE_TELLER =
       "UPDATE pgbench_tellers SET tbalance = tbalance + ? WHERE tid = ?";
-  static final String UPDATE_BRANCH =
+  /** Parameters: delta, bid. */
+  public static final String UPDATE_BRANCH =
       "UPDATE pgbench_branches SET bbalance = bbalance + ? WHERE bid = ?";
-  static final String INSERT_HISTORY = "INSERT INTO pgbench_history (tid, bid, aid, delta,"
-      + " mtime) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
+  /** Parameters: tid, bid, aid, delta. */
+  public static final String INSERT_HISTORY = "INSERT INTO pgbench_history (tid, bid, aid,"
+      + " delta, mtime) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
   static final String ALL_IN_ONE = "BEGIN;" + UPDATE_ACCOUNT + ";" + SELECT_ACCOUNT + ";"
       + UPDATE_TELLER + ";" + UPDATE_BRANCH + ";" + INSERT_HISTORY + ";END";
   static final String FUNCTION = "SELECT pgbench_tpcb(?, ?, ?, ?)";
