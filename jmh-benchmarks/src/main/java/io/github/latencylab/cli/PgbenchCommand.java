@@ -1,5 +1,6 @@
 package io.github.latencylab.cli;
 
+import io.github.latencylab.bench.pipeline.PgbenchWorkload;
 import io.github.latencylab.bench.tpcb.TpcbData;
 import io.github.latencylab.bench.tpcb.TpcbDriver;
 import io.github.latencylab.bench.tpcb.TpcbTransaction;
@@ -55,27 +56,9 @@ import picocli.CommandLine.Option;
         + " + server time)."})
 public final class PgbenchCommand implements Callable<Integer> {
 
-  /**
-   * pgbench's TPC-B-like script (its built-in tpcb-like) in one pipeline (pgbench 14+, libpq's
-   * pipeline mode): the seven commands go out together and pgbench waits once, at
-   * \endpipeline's Sync.
-   */
-  static final String PIPELINE_SCRIPT = """
-      \\set aid random(1, 100000 * :scale)
-      \\set bid random(1, 1 * :scale)
-      \\set tid random(1, 10 * :scale)
-      \\set delta random(-5000, 5000)
-      \\startpipeline
-      BEGIN;
-      UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
-      SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-      UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
-      UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
-      INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
-      END;
-      \\endpipeline
-      """;
   static final List<String> MODES = List.of("simple", "prepared", "pipeline");
+  /** The rows of --local: no proxy, so no RTT. */
+  static final List<String> LOCAL = List.of("direct", "unix");
   // pgjdbc's paths need the JIT; pgbench, native code, needs no warmup
   private static final Duration WARMUP = Duration.ofSeconds(1);
 
@@ -108,6 +91,22 @@ public final class PgbenchCommand implements Callable<Integer> {
       defaultValue = "on,off", description = "synchronous_commit values (default:"
           + " ${DEFAULT-VALUE})")
   List<String> synchronousCommit;
+
+  @Option(names = "--workload", paramLabel = "W", defaultValue = "tpcb",
+      description = "tpcb (pgbench's TPC-B-like transaction, beside its JDBC twin), inserts"
+          + " (--rows single-row INSERTs in one transaction) or lookups (the N+1's 100 lookups"
+          + " by primary key): the pipelining suite's W3, W1 and W2 for libpq; the JDBC clients"
+          + " of the last two are PipelineBenchmark's (default: ${DEFAULT-VALUE})")
+  PgbenchWorkload workload;
+
+  @Option(names = "--rows", paramLabel = "N", defaultValue = "1000",
+      description = "INSERTs per transaction of --workload inserts (default: ${DEFAULT-VALUE})")
+  int rowsPerTransaction;
+
+  @Option(names = "--local", description = "Also run pgbench without the proxy: over TCP"
+      + " straight to PostgreSQL (direct) and over its Unix-domain socket (unix, where the"
+      + " server has one), the field report's local case")
+  boolean local;
 
   @Option(names = "--pgbench", paramLabel = "PATH",
       description = "The pgbench binary (default: latencylab.pgbench, else pgbench on PATH, else"
@@ -155,9 +154,9 @@ public final class PgbenchCommand implements Callable<Integer> {
     }
   }
 
-  record Report(String kind, String measuredAt, String pgbenchVersion, int scale,
-      int durationSeconds, LabEnvironment environment, List<PgSetting> serverSettings,
-      List<Row> rows, List<String> findings) {
+  record Report(String kind, String measuredAt, String pgbenchVersion, String workload,
+      int rowsPerTransaction, int scale, int durationSeconds, LabEnvironment environment,
+      List<PgSetting> serverSettings, List<Row> rows, List<String> findings) {
   }
 
   @Override
@@ -175,8 +174,8 @@ public final class PgbenchCommand implements Callable<Integer> {
             + "': expected on, off, local, remote_write or remote_apply");
       }
     }
-    if (clients.stream().anyMatch(c -> c < 1) || scale < 1) {
-      throw new IllegalArgumentException("--clients and --scale must be at least 1");
+    if (clients.stream().anyMatch(c -> c < 1) || scale < 1 || rowsPerTransaction < 1) {
+      throw new IllegalArgumentException("--clients, --scale and --rows must be at least 1");
     }
     // pgbench's round trips are counted at the relay, and the JDBC twin goes the same way
     LabConfig config = labOptions.config().with(Setting.RELAY, "true");
@@ -187,22 +186,31 @@ public final class PgbenchCommand implements Callable<Integer> {
     List<Row> rows = new ArrayList<>();
     LabEnvironment environment;
     List<PgSetting> settings;
-    long steps = (long) rtts.size() * synchronousCommit.size() * clients.size() * modes.size() * 2;
+    boolean twin = workload == PgbenchWorkload.tpcb;
+    long steps = (long) (rtts.size() * (twin ? 2 : 1) + (local ? 2 : 0))
+        * synchronousCommit.size() * clients.size() * modes.size();
     try (Lab lab = Lab.start(config);
         Progress progress = new Progress("pgbench", steps)) {
-      System.err.println("latency-lab: " + lab.describe() + "; " + version + "; scale " + scale
-          + ", " + seconds + " s per run");
-      progress.working("pgbench -i -s " + scale + " (JDBC twin)");
-      TpcbData.initialize(lab.directDataSource(), scale);
+      System.err.println("latency-lab: " + lab.describe() + "; " + version + "; " + workload
+          + (workload == PgbenchWorkload.inserts ? " of " + rowsPerTransaction + " rows" : "")
+          + ", scale " + scale + ", " + seconds + " s per run");
+      progress.working("creating " + workload + "'s tables");
+      workload.create(lab.directDataSource(), scale);
       String searchPath = searchPath(lab);
-      Path script = Files.createTempFile("latency-lab-pgbench-pipeline", ".sql");
-      Files.writeString(script, PIPELINE_SCRIPT);
-      script.toFile().deleteOnExit();
+      Map<String, Path> scripts = new HashMap<>();
       Map<String, Double> pgbenchTrips = new HashMap<>();
       for (String mode : modes) {
+        String text = workload.script(mode.equals("pipeline"), rowsPerTransaction);
+        if (text != null) {
+          Path script = Files.createTempFile("latency-lab-pgbench-" + workload, ".sql");
+          script.toFile().deleteOnExit();
+          scripts.put(mode, Files.writeString(script, text));
+        }
         progress.working("counting pgbench's round trips, " + mode);
-        pgbenchTrips.put(mode, countedRoundTrips(binary, lab, searchPath, mode, script));
+        pgbenchTrips.put(mode, countedRoundTrips(binary, lab, searchPath, mode,
+            scripts.get(mode)));
       }
+      List<Path> localScripts = new ArrayList<>();
       for (Rtt rtt : rtts) {
         progress.working("calibrating " + rtt);
         RttMeasurement measured = lab.measure(rtt);
@@ -213,14 +221,45 @@ public final class PgbenchCommand implements Callable<Integer> {
                 String what = rtt + ", " + c + " client(s), " + mode + ", synchronous_commit="
                     + sc;
                 progress.working("pgbench " + what);
-                TpcbData.prepareRun(lab.directDataSource());
-                rows.add(pgbench(binary, lab.target(), searchPath, mode, script, c, seconds,
-                    measured, sc, pgbenchTrips.get(mode)));
+                workload.prepareRun(lab.directDataSource());
+                rows.add(pgbench(binary, lab.target(), searchPath, mode, scripts.get(mode), c,
+                    seconds, rtt.toString(), rtt.millis(), measured.addedMeanMs(), sc,
+                    pgbenchTrips.get(mode)));
                 progress.step();
-                progress.working("jdbc " + what);
-                TpcbData.prepareRun(lab.directDataSource());
-                rows.add(jdbc(lab, mode, c, seconds, measured, sc));
-                progress.step();
+                if (twin) {
+                  progress.working("jdbc " + what);
+                  workload.prepareRun(lab.directDataSource());
+                  rows.add(jdbc(lab, mode, c, seconds, measured, sc));
+                  progress.step();
+                }
+              }
+            }
+          }
+        }
+      }
+      if (local) {
+        Optional<String> socketDirectory = unixSocketDirectory(lab);
+        List<Map.Entry<String, PostgresTarget>> places = new ArrayList<>();
+        places.add(Map.entry("direct", lab.directTarget()));
+        socketDirectory.ifPresentOrElse(
+            dir -> places.add(Map.entry("unix", new PostgresTarget(dir,
+                lab.directTarget().port(), lab.directTarget().database(),
+                lab.directTarget().user(), lab.directTarget().password()))),
+            () -> System.err.println("latency-lab: the server has no Unix-domain socket"
+                + " (unix_socket_directories is empty): unix not run"));
+        for (Map.Entry<String, PostgresTarget> place : places) {
+          for (String sc : synchronousCommit) {
+            try (SettingChange change = lab.settings().set("synchronous_commit", sc)) {
+              for (int c : clients) {
+                for (String mode : modes) {
+                  progress.working("pgbench " + place.getKey() + ", " + c + " client(s), "
+                      + mode);
+                  workload.prepareRun(lab.directDataSource());
+                  rows.add(pgbench(binary, place.getValue(), searchPath, mode,
+                      scripts.get(mode), c, seconds, place.getKey(), 0, 0, sc,
+                      pgbenchTrips.get(mode)));
+                  progress.step();
+                }
               }
             }
           }
@@ -234,7 +273,8 @@ public final class PgbenchCommand implements Callable<Integer> {
     System.out.println();
     System.out.print(table(modelled));
     findings.forEach(f -> System.out.println("finding: " + f));
-    json.write(() -> new Report("pgbench", Instant.now().toString(), version, scale, seconds,
+    json.write(() -> new Report("pgbench", Instant.now().toString(), version, workload.name(),
+        workload == PgbenchWorkload.inserts ? rowsPerTransaction : 0, scale, seconds,
         environment, settings, modelled, findings), System.out::println);
     return 0;
   }
@@ -304,21 +344,33 @@ public final class PgbenchCommand implements Callable<Integer> {
   }
 
   /**
-   * pgbench's round trips per transaction, counted at the Lab's relay: those of 20
-   * transactions on one connection less those of 10, over 10, so that connecting and pgbench's
-   * own set-up queries cancel out. Taken once per mode: they do not depend on the RTT.
+   * pgbench's round trips per transaction, counted at the Lab's relay: those of 4 transactions
+   * on one connection less those of 2, over 2, so that connecting, pgbench's own set-up
+   * queries and the first transaction's Parse messages cancel out. Taken once per mode, at the
+   * RTT the Lab starts with: they do not depend on it.
    */
-  static double countedRoundTrips(Path binary, Lab lab, String searchPath, String mode,
-      Path script) throws IOException, InterruptedException, SQLException {
+  double countedRoundTrips(Path binary, Lab lab, String searchPath, String mode, Path script)
+      throws IOException, InterruptedException, SQLException {
     long[] trips = new long[2];
     for (int i = 0; i < 2; i++) {
-      TpcbData.prepareRun(lab.directDataSource());
+      workload.prepareRun(lab.directDataSource());
       WireStats before = lab.relay().wire().snapshot();
-      run(command(binary, lab.target(), mode, script, 1, List.of("-t", i == 0 ? "10" : "20")),
-          pgEnvironment(lab.target(), searchPath), 300);
+      run(command(binary, lab.target(), mode, script, 1, List.of("-t", i == 0 ? "2" : "4")),
+          pgEnvironment(lab.target(), searchPath), 600);
       trips[i] = lab.relay().wire().snapshot().minus(before).roundTrips();
     }
-    return (trips[1] - trips[0]) / 10.0;
+    return (trips[1] - trips[0]) / 2.0;
+  }
+
+  // where the server listens on a Unix-domain socket, if it does: libpq takes it as -h
+  private static Optional<String> unixSocketDirectory(Lab lab) throws SQLException {
+    try (Connection c = lab.directDataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SHOW unix_socket_directories")) {
+      rs.next();
+      String first = rs.getString(1).split(",")[0].trim();
+      return first.isEmpty() ? Optional.empty() : Optional.of(first);
+    }
   }
 
   private static List<String> command(Path binary, PostgresTarget target, String mode,
@@ -327,7 +379,7 @@ public final class PgbenchCommand implements Callable<Integer> {
         mode.equals("pipeline") ? "prepared" : mode, "-c", Integer.toString(clients), "-j",
         Integer.toString(clients)));
     command.addAll(length);
-    if (mode.equals("pipeline")) {
+    if (script != null) {
       command.addAll(List.of("-f", script.toString()));
     }
     command.addAll(List.of("-h", target.host(), "-p", Integer.toString(target.port()), "-U",
@@ -335,9 +387,18 @@ public final class PgbenchCommand implements Callable<Integer> {
     return command;
   }
 
+  /**
+   * One pgbench run, or, where its round trips alone would take longer than the run
+   * ({@code seconds}), none: the row's time is then the model's (NaN here, filled in by
+   * {@link #withModel}).
+   */
   private static Row pgbench(Path binary, PostgresTarget target, String searchPath, String mode,
-      Path script, int clients, int seconds, RttMeasurement rtt, String synchronousCommit,
-      double roundTrips) throws IOException, InterruptedException {
+      Path script, int clients, int seconds, String rtt, double rttMs, double addedRttMs,
+      String synchronousCommit, double roundTrips) throws IOException, InterruptedException {
+    if (roundTrips * addedRttMs > seconds * 1000.0) {
+      return new Row("pgbench", mode, rtt, rttMs, addedRttMs, clients, synchronousCommit, 0,
+          Double.NaN, Double.NaN, roundTrips, Double.NaN, Double.NaN);
+    }
     List<String> command = command(binary, target, mode, script, clients,
         List.of("-T", Integer.toString(seconds)));
     String out = run(command, pgEnvironment(target, searchPath), seconds + 120L);
@@ -345,9 +406,8 @@ public final class PgbenchCommand implements Callable<Integer> {
     double latency = number(out, "latency average = ([0-9.]+) ms", command);
     long transactions = (long) number(out, "number of transactions actually processed: (\\d+)",
         command);
-    return new Row("pgbench", mode, rtt.configured().toString(), rtt.configured().millis(),
-        rtt.addedMeanMs(), clients, synchronousCommit, transactions, tps, latency,
-        roundTrips, Double.NaN, Double.NaN);
+    return new Row("pgbench", mode, rtt, rttMs, addedRttMs, clients, synchronousCommit,
+        transactions, tps, latency, roundTrips, Double.NaN, Double.NaN);
   }
 
   /** The password and search_path go to pgbench in its environment, never on its command line. */
@@ -420,14 +480,16 @@ public final class PgbenchCommand implements Callable<Integer> {
   /**
    * Each row with the model's TPS, its server time fitted on the same series at the run's other
    * RTTs, so that the model is a check on the row and not a copy of it; with one RTT there is
-   * nothing else to fit on, and the model is NaN (printed as n/a).
+   * nothing else to fit on, and the model is NaN (printed as n/a). Rows not run (too slow for
+   * the run's duration) and rows without the proxy ({@code --local}) are not fitted on.
    */
   static List<Row> withModel(List<Row> rows) {
     List<Row> out = new ArrayList<>();
     for (Row r : rows) {
       double serverMs = rows.stream().filter(b -> b.tool().equals(r.tool())
               && b.mode().equals(r.mode()) && b.clients() == r.clients()
-              && b.synchronousCommit().equals(r.synchronousCommit()) && !b.rtt().equals(r.rtt()))
+              && b.synchronousCommit().equals(r.synchronousCommit()) && !b.rtt().equals(r.rtt())
+              && !Double.isNaN(b.latencyMs()) && !LOCAL.contains(b.rtt()))
           .mapToDouble(b -> b.latencyMs() - b.roundTripsPerTransaction() * b.addedRttMs())
           .average().orElse(Double.NaN);
       out.add(r.withModel(serverMs));
@@ -473,14 +535,16 @@ public final class PgbenchCommand implements Callable<Integer> {
       }
       t.append(String.format(Locale.ROOT, format, r.rtt(),
           String.format(Locale.ROOT, "%.2f ms", r.addedRttMs()), r.clients(), r.mode(),
-          r.synchronousCommit(), r.tool(), String.format(Locale.ROOT, "%.1f", r.tps()),
-          String.format(Locale.ROOT, "%.2f ms", r.latencyMs()),
+          r.synchronousCommit(), r.tool(),
+          Double.isNaN(r.tps()) ? "-" : String.format(Locale.ROOT, "%.1f", r.tps()),
+          Double.isNaN(r.latencyMs()) ? "-" : String.format(Locale.ROOT, "%.2f ms", r.latencyMs()),
           String.format(Locale.ROOT, "%.2f", r.roundTripsPerTransaction()), diff,
           Double.isNaN(r.modelTps()) ? "n/a" : String.format(Locale.ROOT, "%.1f", r.modelTps())));
     }
     t.append("TPS and mean latency per transaction; RT/txn: round trips per transaction, counted"
-        + " at pgjdbc's socket for jdbc, at the Lab's relay for pgbench (20 transactions less"
-        + " 10, so that connecting cancels out);"
+        + " at pgjdbc's socket for jdbc, at the Lab's relay for pgbench (4 transactions less"
+        + " 2, so that connecting cancels out); -: not run, its round trips alone outlast"
+        + " --duration (the model says what it would do);"
         + " diff: jdbc vs pgbench; model TPS = clients / (RT x added RTT + server time), server"
         + " time from the same series at the run's other RTTs, never the row's own (n/a: the"
         + " run has one RTT; add another, e.g. --rtt 0.5ms,20ms).\n");

@@ -121,6 +121,48 @@ class PgbenchCommandTest {
         .contains("synchronous_commit", "shared_buffers");
   }
 
+  /**
+   * libpq's pipeline mode, the field report's own: 100 INSERTs in a transaction cost 102 round
+   * trips sent one by one and 1 pipelined, counted at the relay; 100 lookups 100 and 1. With
+   * --local pgbench also runs straight to the server, over TCP and its Unix-domain socket.
+   */
+  @Test
+  void pipelinedInsertsAndLookupsCostOneRoundTripInLibpq(@TempDir Path dir) throws Exception {
+    Optional<Path> pgbench = pgbench();
+    assumeThat(pgbench).as("pgbench on this machine").isPresent();
+    for (String workload : List.of("inserts", "lookups")) {
+      Path json = dir.resolve(workload + ".json");
+      boolean local = workload.equals("inserts"); // the same paths for both: once is enough
+      List<String> args = new ArrayList<>(List.of("pgbench", "--workload", workload,
+          "--rows", "100", "--modes", "prepared,pipeline", "--rtt", "0.5ms", "--clients", "1",
+          "--duration", "1s", "--synchronous-commit", "off", "--backend", "embedded",
+          "--pgbench", pgbench.get().toString(), "--json", json.toString()));
+      if (local) {
+        args.add("--local");
+      }
+      ReportCommandTest.Run r = ReportCommandTest.run(args.toArray(String[]::new));
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      JsonNode report = new ObjectMapper().readTree(json.toFile());
+      assertThat(report.path("workload").asText()).isEqualTo(workload);
+      List<String> seen = new ArrayList<>();
+      for (JsonNode row : report.path("rows")) {
+        seen.add(row.path("tool").asText() + " " + row.path("rtt").asText() + " "
+            + row.path("mode").asText() + " " + row.path("roundTripsPerTransaction").asDouble());
+        assertThat(row.path("transactions").asLong()).as(row.toString()).isPositive();
+      }
+      double oneByOne = local ? 102.0 : 100.0;
+      List<String> expected = new ArrayList<>(List.of("pgbench 0.5ms prepared " + oneByOne,
+          "pgbench 0.5ms pipeline 1.0"));
+      if (local) {
+        expected.addAll(List.of("pgbench direct prepared " + oneByOne,
+            "pgbench direct pipeline 1.0", "pgbench unix prepared " + oneByOne,
+            "pgbench unix pipeline 1.0"));
+      }
+      assertThat(seen).as("pgbench alone: the JDBC clients are PipelineBenchmark's")
+          .containsExactlyElementsOf(expected);
+    }
+  }
+
   @Test
   void theModelOfARowIsFittedOnTheOtherRttsNeverOnItself() {
     // 7 round trips; server time 2 ms at 0.5 ms and 3 ms at 20 ms (what a real run gives:
@@ -164,6 +206,8 @@ class PgbenchCommandTest {
     assertThat(ReportCommandTest.run("pgbench", "--modes", "extended").err())
         .isEqualTo("latency-lab: Invalid --modes value 'extended': expected simple,"
             + " prepared or pipeline\n");
+    assertThat(ReportCommandTest.run("pgbench", "--workload", "inserts", "--rows", "0").err())
+        .isEqualTo("latency-lab: --clients, --scale and --rows must be at least 1\n");
   }
 
   @Test

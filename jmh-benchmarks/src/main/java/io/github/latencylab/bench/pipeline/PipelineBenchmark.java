@@ -41,8 +41,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * exists, none is skipped.
  *
  * <p>Round trips are counted at the socket for the JDBC clients whose connections come from
- * the Lab's data source; the Vert.x, R2DBC and previous-pgjdbc clients connect to
- * {@link #clientTarget(Lab)}, where the suite will count theirs.
+ * the Lab's data source (and again at the relay, to check); the Vert.x, R2DBC and
+ * previous-pgjdbc clients connect to {@link #clientTarget(Lab)}, the Lab's counting relay,
+ * which counts theirs from the protocol, pipelined or not ({@code WireStats}).
  */
 // Measured as RttSuite declares (average ms; the full profile's iterations; its @Param rtt),
 // with each workload's own @Params below.
@@ -50,11 +51,12 @@ import org.openjdk.jmh.annotations.TearDown;
 public class PipelineBenchmark extends RttSuite {
 
   /**
-   * Where the clients that are not the Lab's JDBC connect: for now the Lab's proxy, as its
-   * data source does (so they pay the RTT, but their round trips are not counted).
+   * Where the clients that are not the Lab's JDBC connect: the Lab's counting relay, in front
+   * of its proxy (the Lab's own path under ./latency-lab bench), which counts their round trips
+   * on the Lab's wire as pgjdbc's socket counts its own.
    */
   static PostgresTarget clientTarget(Lab lab) {
-    return lab.target();
+    return lab.relayedTarget();
   }
 
   /** W1's client and rows. */

@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -127,9 +128,9 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
       }
     }
-    Map<String, List<String>> sizes = new TreeMap<>(profile.sizes);
-    paramOverrides.forEach((k, v) -> sizes.put(k, List.of(v.split(","))));
-    List<Planned> plan = plan(include, sizes, profile.iterations);
+    Map<String, List<String>> overrides = new TreeMap<>();
+    paramOverrides.forEach((k, v) -> overrides.put(k, List.of(v.split(","))));
+    List<Planned> plan = plan(include, profile.sizes, overrides, profile.iterations);
     if (plan.isEmpty()) {
       throw new IllegalArgumentException("No benchmark matches --include '" + include + "'");
     }
@@ -290,12 +291,20 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  /**
-   * Every cell the matching benchmarks declare, with {@code sizes} instead of their declared
-   * values, and {@code iterations} instead of theirs unless null.
-   */
+  /** {@link #plan(String, Map, Map, Iterations)} with a profile's sizes and no overrides. */
   static List<Planned> plan(String include, Map<String, List<String>> sizes,
       Iterations iterations) {
+    return plan(include, sizes, Map.of(), iterations);
+  }
+
+  /**
+   * Every cell the matching benchmarks declare, and {@code iterations} instead of theirs unless
+   * null. A profile's {@code sizes} narrow a parameter to those of its values the suite
+   * declares (verify's clients are a few of each workload's), or, where it declares none of
+   * them, replace it; {@code overrides} (--param) replace it.
+   */
+  static List<Planned> plan(String include, Map<String, List<String>> sizes,
+      Map<String, List<String>> overrides, Iterations iterations) {
     List<Planned> plan = new ArrayList<>();
     var entries = BenchmarkList.defaultList().find(
         OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT),
@@ -307,8 +316,9 @@ public final class BenchCommand implements Callable<Integer> {
       List<Rtt> rtts = Rtt.parseList(String.join(",", declared.getOrDefault("rtt",
           new String[] {"0ms"})));
       declared.remove("rtt");
-      declared.replaceAll((k, v) -> sizes.containsKey(k) ? sizes.get(k).toArray(String[]::new)
-          : v);
+      declared.replaceAll((k, v) -> overrides.containsKey(k)
+          ? overrides.get(k).toArray(String[]::new)
+          : sizes.containsKey(k) ? narrowed(v, sizes.get(k)) : v);
       List<Map<String, String>> combos = new ArrayList<>();
       combos.add(new TreeMap<>());
       declared.forEach((name, values) -> {
@@ -391,6 +401,11 @@ public final class BenchCommand implements Callable<Integer> {
     args.add(handle.jvmArg());
     args.add("-D" + Setting.RELAY.property() + "=true");
     return args;
+  }
+
+  private static String[] narrowed(String[] declared, List<String> profile) {
+    String[] both = Arrays.stream(declared).filter(profile::contains).toArray(String[]::new);
+    return both.length > 0 ? both : profile.toArray(String[]::new);
   }
 
   /** A suite's {@code clients} parameter is the number of JMH threads (TPC-B's clients). */
