@@ -57,6 +57,8 @@ import picocli.CommandLine.Option;
 public final class PgbenchCommand implements Callable<Integer> {
 
   static final List<String> MODES = List.of("simple", "prepared", "pipeline");
+  /** Fewer transactions in a run than this and it is not run: the model says its time. */
+  static final int LEAST_TRANSACTIONS = 10;
   /** The rows of --local: no proxy, so no RTT. */
   static final List<String> LOCAL = List.of("direct", "unix");
   // pgjdbc's paths need the JIT; pgbench, native code, needs no warmup
@@ -376,7 +378,7 @@ public final class PgbenchCommand implements Callable<Integer> {
   private static List<String> command(Path binary, PostgresTarget target, String mode,
       Path script, int clients, List<String> length) {
     List<String> command = new ArrayList<>(List.of(binary.toString(), "-n", "-M",
-        mode.equals("pipeline") ? "prepared" : mode, "-c", Integer.toString(clients), "-j",
+        mode.equals("pipeline") ? "extended" : mode, "-c", Integer.toString(clients), "-j",
         Integer.toString(clients)));
     command.addAll(length);
     if (script != null) {
@@ -388,14 +390,16 @@ public final class PgbenchCommand implements Callable<Integer> {
   }
 
   /**
-   * One pgbench run, or, where its round trips alone would take longer than the run
-   * ({@code seconds}), none: the row's time is then the model's (NaN here, filled in by
+   * One pgbench run, or, where its round trips alone would leave fewer than
+   * {@value #LEAST_TRANSACTIONS} transactions in the run ({@code seconds}), none: pgbench's
+   * latency average is the run's time over its transactions, so a run of one or two long ones
+   * is mostly its start and its end. The row's time is then the model's (NaN here, filled in by
    * {@link #withModel}).
    */
   private static Row pgbench(Path binary, PostgresTarget target, String searchPath, String mode,
       Path script, int clients, int seconds, String rtt, double rttMs, double addedRttMs,
       String synchronousCommit, double roundTrips) throws IOException, InterruptedException {
-    if (roundTrips * addedRttMs > seconds * 1000.0) {
+    if (roundTrips * addedRttMs * LEAST_TRANSACTIONS > seconds * 1000.0) {
       return new Row("pgbench", mode, rtt, rttMs, addedRttMs, clients, synchronousCommit, 0,
           Double.NaN, Double.NaN, roundTrips, Double.NaN, Double.NaN);
     }
@@ -492,7 +496,8 @@ public final class PgbenchCommand implements Callable<Integer> {
               && !Double.isNaN(b.latencyMs()) && !LOCAL.contains(b.rtt()))
           .mapToDouble(b -> b.latencyMs() - b.roundTripsPerTransaction() * b.addedRttMs())
           .average().orElse(Double.NaN);
-      out.add(r.withModel(serverMs));
+      // without the proxy there is no RTT to price: no model
+      out.add(r.withModel(LOCAL.contains(r.rtt()) ? Double.NaN : serverMs));
     }
     return out;
   }
@@ -530,6 +535,7 @@ public final class PgbenchCommand implements Callable<Integer> {
         diff = rows.stream().filter(p -> p.tool().equals("pgbench") && p.mode().equals(r.mode())
                 && p.rtt().equals(r.rtt()) && p.clients() == r.clients()
                 && p.synchronousCommit().equals(r.synchronousCommit()))
+            .filter(p -> !Double.isNaN(p.tps()) && !Double.isNaN(r.tps()))
             .findFirst().map(p -> String.format(Locale.ROOT, "%+.0f%%",
                 100 * (r.tps() - p.tps()) / p.tps())).orElse("");
       }
@@ -543,8 +549,9 @@ public final class PgbenchCommand implements Callable<Integer> {
     }
     t.append("TPS and mean latency per transaction; RT/txn: round trips per transaction, counted"
         + " at pgjdbc's socket for jdbc, at the Lab's relay for pgbench (4 transactions less"
-        + " 2, so that connecting cancels out); -: not run, its round trips alone outlast"
-        + " --duration (the model says what it would do);"
+        + " 2, so that connecting cancels out); -: not run, its round trips alone would leave"
+        + " fewer than " + LEAST_TRANSACTIONS + " transactions in --duration (the model says"
+        + " what it would do);"
         + " diff: jdbc vs pgbench; model TPS = clients / (RT x added RTT + server time), server"
         + " time from the same series at the run's other RTTs, never the row's own (n/a: the"
         + " run has one RTT; add another, e.g. --rtt 0.5ms,20ms).\n");

@@ -7,6 +7,7 @@ import io.github.latencylab.bench.tpcb.TpcbData;
 import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.wire.WireStats;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -105,6 +106,35 @@ class PipelineJdbcRoundTripsTest {
   void aBatchSyncsEvery255Statements(int rows, long roundTrips) throws SQLException {
     assertThat(batchRoundTrips(Sql.INSERT, Statement.NO_GENERATED_KEYS, rows))
         .as("the first time and the second").containsExactly(roundTrips, roundTrips);
+  }
+
+  /**
+   * The driver-version axis, counted at the relay for 42.7.12 (its connections are not
+   * latency-lab's): 42.7.12 left the statement that tripped the guard out of the next
+   * reckoning, so it syncs after 255 statements and then every 256; 42.7.13 every 255. The same
+   * counts at 100, 1,000 and 10,000 rows; one round trip apart at 511 and 767. At 20 ms: with no
+   * added latency 42.7.12's count at the relay moves from one batch to the next (3 or 4 for
+   * 511 rows), as a pipelining client's does when its answers come back before it has sent
+   * all it meant to (docs/pipelining.md).
+   */
+  @ParameterizedTest(name = "{0} of {1} rows: {2} round trips")
+  @CsvSource({"jdbcBatch, 511, 4", "jdbc42712Batch, 511, 3", "jdbcBatch, 767, 5",
+      "jdbc42712Batch, 767, 4", "jdbcBatch, 1000, 5", "jdbc42712Batch, 1000, 5"})
+  void anUpgradeMovesWhereTheBatchSyncs(ClientKind kind, int rows, long roundTrips)
+      throws SQLException {
+    List<InsertRows.Row> data = InsertRows.generate(rows).rows();
+    lab.rtt(Rtt.parse("20ms"));
+    try (PipelineClient client = kind.open(lab, PipelineBenchmark.clientTarget(lab))) {
+      for (String time : List.of("first", "second", "third")) {
+        InsertRows.truncate(lab.directDataSource());
+        WireStats cost = lab.wire().measure(() -> client.inserts(data));
+        assertThat(cost.roundTrips()).as(kind + ", " + rows + " rows, " + time + " time")
+            .isEqualTo(roundTrips);
+        assertThat(InsertRows.count(lab.directDataSource())).isEqualTo(rows);
+      }
+    } finally {
+      lab.rtt(Rtt.ZERO);
+    }
   }
 
   /**
