@@ -133,7 +133,9 @@ def order(client):
 
 
 def chart(key, clients, rtts, path):
-    """Time per transaction against RTT, log-log, one line per client."""
+    """Time per transaction against RTT, log-log, one line per client (0 ms has no place on a
+    log axis: its times are in the table)."""
+    rtts = [r for r in rtts if rtt_ms(r) > 0]
     w, h, left, right, top, bottom = 940, 420, 70, 360, 40, 50
     xs = [rtt_ms(r) for r in rtts]
     ys = [c["timeMs"] for cells in clients.values() for r, c in cells.items()
@@ -186,6 +188,9 @@ def chart(key, clients, rtts, path):
 
 def main(directory, remarks):
     results = load(os.path.join(directory, "results.json"))
+    # more RTTs from runs of their own, e.g. at-0ms/results.json
+    for extra in sorted(glob.glob(os.path.join(directory, "*", "results.json"))):
+        results["measurements"] += load(extra)["measurements"]
     pgbench = [load(p) for p in sorted(glob.glob(os.path.join(directory, "pgbench-*.json")))]
     data = workloads(results, pgbench)
     rtts = sorted({r for clients in data.values() for cells in clients.values() for r in cells

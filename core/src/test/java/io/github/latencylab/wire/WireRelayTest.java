@@ -55,8 +55,17 @@ class WireRelayTest {
   }
 
   private static void assertSame(WireStats[] both, long roundTrips) {
-    assertThat(both[1]).as("at the relay, as at the socket").isEqualTo(both[0]);
+    assertAgree(both);
     assertThat(both[0].roundTrips()).as("round trips").isEqualTo(roundTrips);
+  }
+
+  // round trips, statements and bytes: what the protocol says; window flights are the link
+  // model's reading of the bytes as they came in chunks, which differ between the two places
+  private static void assertAgree(WireStats[] both) {
+    assertThat(new WireStats(both[1].roundTrips(), both[1].statements(), both[1].bytesSent(),
+        both[1].bytesReceived())).as("at the relay, as at the socket")
+        .isEqualTo(new WireStats(both[0].roundTrips(), both[0].statements(),
+            both[0].bytesSent(), both[0].bytesReceived()));
   }
 
   @Test
@@ -119,7 +128,7 @@ class WireRelayTest {
         ps.executeBatch();
         c.commit();
       });
-      assertThat(cost[1]).isEqualTo(cost[0]);
+      assertAgree(cost);
       assertThat(cost[0].statements()).isEqualTo(1001 + 1); // BEGIN rides with the first
     }
   }
@@ -143,7 +152,7 @@ class WireRelayTest {
           assertThat(n).isEqualTo(300);
         }
       });
-      assertThat(cost[1]).isEqualTo(cost[0]);
+      assertAgree(cost);
     }
   }
 
@@ -205,7 +214,7 @@ class WireRelayTest {
           // the batch fails on its second row
         }
       });
-      assertThat(cost[1]).isEqualTo(cost[0]);
+      assertAgree(cost);
       assertThat(cost[0].roundTrips()).isEqualTo(1);
     }
   }

@@ -34,14 +34,15 @@ class ReactiveClientBudgetTest {
 
   @BeforeEach
   void open(Lab lab) throws SQLException {
-    // far above the time Vert.x takes to send 100 queries: every answer comes after the last
-    lab.rtt(Rtt.parse("20ms"));
+    lab.rtt(Rtt.ZERO);
     LookupData.create(lab.directDataSource());
     pipelined = ClientKind.of("vertx256", ClientKind.Workload.lookups).open(lab, lab.target());
     oneAtATime = ClientKind.of("vertx1", ClientKind.Workload.lookups).open(lab, lab.target());
     // Vert.x describes a statement the first time it runs it: one round trip more, once
     pipelined.lookups(LookupData.authorIds());
     oneAtATime.lookups(LookupData.authorIds());
+    // far above the time Vert.x takes to send 100 queries: every answer comes after the last
+    lab.rtt(Rtt.parse("20ms"));
   }
 
   @AfterEach
@@ -57,7 +58,8 @@ class ReactiveClientBudgetTest {
   }
 
   @Test
-  void withoutPipeliningEachLookupIsARoundTripAndTheBudgetFails() {
+  void withoutPipeliningEachLookupIsARoundTripAndTheBudgetFails(Lab lab) {
+    lab.rtt(Rtt.ZERO); // one at a time counts the same at any RTT, and faster here
     assertThatThrownBy(() -> RoundTrips.assertAtMost(1,
         () -> oneAtATime.lookups(LookupData.authorIds())))
         .isInstanceOf(AssertionError.class)
