@@ -27,7 +27,7 @@ public enum Profile {
       "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on"),
       "width", List.of("narrow"), "window", List.of("cold"),
       "client", List.of("vertx1", "r2dbcBatch")),
-      new Iterations(1, 1, Duration.ofMillis(300), 2, Duration.ofMillis(300)),
+      new Iterations(1, 1, Duration.ofMillis(200), 2, Duration.ofMillis(200)),
       new Budget(Duration.ofSeconds(6), Rtt.parse("20ms"))),
   /** Minutes: the latencies that tell the story, small sizes, short iterations. */
   QUICK(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("100", "1000", "10000"),

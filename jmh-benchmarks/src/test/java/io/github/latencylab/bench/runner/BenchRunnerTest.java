@@ -42,7 +42,7 @@ class BenchRunnerTest {
   void verifyMeasuresUpTo20msAndPredictsAbove() {
     Cell at05 = cell("copyCsv", "1000", "0.5ms", 0.5, 9, 2);
     Cell at20 = cell("copyCsv", "1000", "20ms", 19.8, 47, 2);
-    // two round trips at 320 ms fit the 10 s budget, but verify does not measure there
+    // two round trips at 320 ms fit the budget, but verify does not measure there
     Cell predicted = BenchCommand.predict(planned("copyCsv", "1000"), measured("320ms", 319.9),
         List.of(at05, at20), Profile.VERIFY.cellBudget);
     assertThat(predicted).isNotNull();
