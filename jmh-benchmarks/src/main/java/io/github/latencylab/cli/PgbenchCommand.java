@@ -162,6 +162,7 @@ public final class PgbenchCommand implements Callable<Integer> {
   }
 
   @Override
+  @SuppressWarnings("try") // each SettingChange is a scope: closing it restores the setting
   public Integer call() throws Exception {
     int seconds = seconds(duration);
     for (String mode : modes) {
