@@ -10,8 +10,8 @@ import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import io.github.latencylab.wire.WireRelay;
-import java.net.InetSocketAddress;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -89,15 +89,16 @@ public final class Lab implements AutoCloseable {
     this.proxied = backend.proxied().map(this::inSchema).orElse(direct);
     // before the latency: the RTT is calibrated through the path the clients take
     this.relayed = relayed;
-    this.relay = relayed ? WireRelay.start(address(proxied), wire, relayChecks) : null;
+    this.relay = relayed ? startRelay() : null;
     this.target = relay == null ? proxied : proxied.at(relay.address());
     // first: it asks the Toxiproxy what it can do, and may fail
     this.latency = backend instanceof AttachedBackend ? null
         : new LatencyControl(backend.toxics().orElse(null), plain(target),
             backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate,
             wholeMillisecondToxics, link);
-    wire.link(latency != null ? latency.link() : link);
-    relayChecks.link(latency != null ? latency.link() : link);
+    Link applied = latency != null ? latency.link() : link;
+    wire.link(applied);
+    relayChecks.link(applied);
     CountingSocketFactory.register(id, wire);
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
@@ -415,9 +416,14 @@ public final class Lab implements AutoCloseable {
    */
   public synchronized WireRelay relay() {
     if (relay == null) {
-      relay = WireRelay.start(address(proxied), wire, relayChecks);
+      relay = startRelay();
     }
     return relay;
+  }
+
+  private WireRelay startRelay() {
+    return WireRelay.start(new InetSocketAddress(proxied.host(), proxied.port()), wire,
+        relayChecks);
   }
 
   /** True when {@link #dataSource()} connects through {@link #relay()} ({@link Setting#RELAY}). */
@@ -428,10 +434,6 @@ public final class Lab implements AutoCloseable {
   /** Where a client connects to be counted by {@link #relay()}: any client, JVM or not. */
   public PostgresTarget relayedTarget() {
     return proxied.at(relay().address());
-  }
-
-  private static InetSocketAddress address(PostgresTarget t) {
-    return new InetSocketAddress(t.host(), t.port());
   }
 
   /** Where {@link #directDataSource()} connects: straight to PostgreSQL, in {@link #schema()}. */
