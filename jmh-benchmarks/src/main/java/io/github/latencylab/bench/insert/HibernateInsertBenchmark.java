@@ -1,6 +1,7 @@
 package io.github.latencylab.bench.insert;
 
 import io.github.latencylab.bench.support.BenchLab;
+import io.github.latencylab.bench.support.HibernateSetup;
 import io.github.latencylab.bench.support.RttSuite;
 import io.github.latencylab.bench.support.WireMetrics;
 import io.github.latencylab.env.Lab;
@@ -71,12 +72,8 @@ public class HibernateInsertBenchmark extends RttSuite {
   }
 
   static SessionFactory sessionFactory(DataSource dataSource, int batchSize) {
-    Configuration cfg = new Configuration()
-        .addAnnotatedClass(InsertedRow.class)
-        .addAnnotatedClass(IdentityRow.class);
-    cfg.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource);
-    cfg.setProperty(AvailableSettings.HBM2DDL_AUTO, "none");
-    cfg.setProperty(AvailableSettings.SHOW_SQL, "false");
+    Configuration cfg = HibernateSetup.configuration(dataSource, InsertedRow.class,
+        IdentityRow.class);
     if (batchSize > 0) {
       cfg.setProperty(AvailableSettings.STATEMENT_BATCH_SIZE, Integer.toString(batchSize));
       cfg.setProperty(AvailableSettings.ORDER_INSERTS, "true");
