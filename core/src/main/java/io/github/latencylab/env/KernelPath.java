@@ -318,9 +318,10 @@ public final class KernelPath implements AutoCloseable {
   /**
    * The kernel's TCP_INFO of each open socket of the middle leg, the two ends that cross the
    * line ("client" sends what a client writes, "server" what the target answers): "client
-   * 198.18.0.1:41234 cwnd 10 ssthresh 2147483647 unacked 0 mss 1448 rtt_us 20412 retrans 0
-   * rcv_ssthresh 64076; server ...", or "none". What the windows are now (rcv_ssthresh: the
-   * most the socket lets its peer send), to check a model of them against.
+   * 198.18.0.1:41234 cwnd 10 ssthresh 2147483647 unacked 0 mss 1448 rtt_us 20412 rttvar_us
+   * 10206 rto_us 224000 retrans 0 rcv_ssthresh 64076; server ...", or "none". What the windows
+   * and the retransmission timeout are now (rcv_ssthresh: the most the socket lets its peer
+   * send), to check a model of them against.
    */
   public synchronized String tcp() {
     return ask("tcp", "tcp ").substring("tcp ".length());

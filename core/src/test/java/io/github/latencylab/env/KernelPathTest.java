@@ -102,7 +102,8 @@ class KernelPathTest {
           .contains("drops 0 0 tun-drops 0 0");
       // the connection's two middle-leg sockets; the client's window grew as it sent 1 MB
       assertThat(path.tcp()).matches("client 198\\.18\\.0\\.1:\\d+ cwnd \\d+ ssthresh \\d+"
-          + " unacked \\d+ mss 1448 rtt_us \\d+ retrans 0 rcv_ssthresh \\d+; server 198\\.18\\.0\\.2:\\d+ .*");
+          + " unacked \\d+ mss 1448 rtt_us \\d+ rttvar_us \\d+ rto_us \\d+ retrans 0"
+          + " rcv_ssthresh \\d+; server 198\\.18\\.0\\.2:\\d+ .*");
       assertThat(Integer.parseInt(path.tcp().split(" ")[3])).as(path.tcp()).isGreaterThan(10);
     }
   }

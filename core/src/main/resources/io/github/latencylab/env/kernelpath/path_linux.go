@@ -168,8 +168,8 @@ func (p *path) tcp() string {
 		if err != nil || info == nil {
 			continue // closing
 		}
-		sockets = append(sockets, fmt.Sprintf("%s %s cwnd %d ssthresh %d unacked %d mss %d rtt_us %d retrans %d rcv_ssthresh %d",
-			side, c.LocalAddr(), info.Snd_cwnd, info.Snd_ssthresh, info.Unacked, info.Snd_mss, info.Rtt, info.Total_retrans, info.Rcv_ssthresh))
+		sockets = append(sockets, fmt.Sprintf("%s %s cwnd %d ssthresh %d unacked %d mss %d rtt_us %d rttvar_us %d rto_us %d retrans %d rcv_ssthresh %d",
+			side, c.LocalAddr(), info.Snd_cwnd, info.Snd_ssthresh, info.Unacked, info.Snd_mss, info.Rtt, info.Rttvar, info.Rto, info.Total_retrans, info.Rcv_ssthresh))
 	}
 	if len(sockets) == 0 {
 		return "none"
