@@ -19,14 +19,15 @@ import java.util.Map;
  * @param name the preset it came from: {@code linux}, {@code linux-bbr} or {@code delay-only}
  * @param initialWindowSegments segments in flight at a connection's start (RFC 6928: 10)
  * @param mss bytes a segment carries (1448: a 1500-byte MTU less IPv4, TCP and timestamps)
- * @param maxWindowBytes the most bytes in flight (what the path's socket buffers allow)
+ * @param maxWindowBytes the most bytes in flight (what the path's socket buffers allow; the
+ *     congestion window itself may grow past it, as Linux's does)
  * @param rtoMinMicros Linux's lower bound of the retransmission timeout (TCP_RTO_MIN, 200 ms):
  *     once the RTT is steady, the timeout is RTT + this
  * @param slowStartAfterIdle whether a window idle for longer than the timeout shrinks again
  *     (Linux's net.ipv4.tcp_slow_start_after_idle, on by default, for CUBIC and Reno; RFC 2861);
  *     BBR keeps its window
  * @param initialReceiveWindowBytes what the receiver lets a new connection's peer send (Linux's
- *     rcv_ssthresh, measured here at 64,088 B); it grows to twice what arrived in the last RTT
+ *     rcv_ssthresh, measured here at 64,088 B); it grows by twice every full segment received
  */
 public record Link(String name, int initialWindowSegments, int mss, long maxWindowBytes,
     long rtoMinMicros, boolean slowStartAfterIdle, long initialReceiveWindowBytes) {
@@ -112,7 +113,7 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
     Map<String, Long> attributes = Map.of("rtt", rtt.micros(),
         "initial_window", initialWindowBytes(), "max_window", maxWindowBytes,
         "rto_min", rtoMinMicros, "slow_start_after_idle", slowStartAfterIdle ? 1L : 0L,
-        "initial_receive_window", initialReceiveWindowBytes);
+        "initial_receive_window", initialReceiveWindowBytes, "mss", (long) mss);
     return List.of(new ToxicPlan.Toxic("upstream", TYPE, attributes),
         new ToxicPlan.Toxic("downstream", TYPE, attributes));
   }
@@ -153,17 +154,17 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
   }
 
   /**
-   * In a few words, for results and logs: "linux: 10 x 1448 B initial window, slow start, cap
-   * 4 MiB, shrinks after an idle over RTT + 200 ms".
+   * In a few words, for results and logs: "linux: 10 x 1448 B initial window, slow start, 4 MiB
+   * in flight at most, shrinks after an idle over its timeout (RTT + 200 ms or more)".
    */
   public String describe() {
     if (delayOnly()) {
       return "delay-only: a bare delay, no window (any transfer pays the RTT about once)";
     }
-    return String.format(Locale.ROOT, "%s: %d x %d B initial window, slow start, cap %s, %s",
-        name, initialWindowSegments, mss, bytes(maxWindowBytes), slowStartAfterIdle
-            ? "shrinks after an idle over RTT + " + rtoMinMicros / 1000 + " ms"
-            : "kept across idles");
+    return String.format(Locale.ROOT, "%s: %d x %d B initial window, slow start, %s in flight"
+        + " at most, %s", name, initialWindowSegments, mss, bytes(maxWindowBytes),
+        slowStartAfterIdle ? "shrinks after an idle over its timeout (RTT + "
+            + rtoMinMicros / 1000 + " ms or more)" : "kept across idles");
   }
 
   static String bytes(long n) {

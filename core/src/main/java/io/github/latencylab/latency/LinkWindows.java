@@ -3,11 +3,12 @@ package io.github.latencylab.latency;
 /**
  * One connection's two windows as the {@link Link} grows them, counted from bytes alone: how
  * many flights each request and each reply needs beyond its first. The {@code tcp_window}
- * toxic's rules without its clock (slow start from the initial window, growth up to twice a
- * flight that did not fill the window, the receiver's window at twice the last flight, the
- * cap), so the count is deterministic: it leaves out what depends on time (the restart after
- * an idle, the shrink of a window kept busy but not full), which {@link #restart()} stands in
- * for where a workload restarts the windows on purpose.
+ * toxic's rules without its clock (slow start from the initial window, by every byte of a
+ * flight the window held back, up to twice a flight it did not; the receiver's window opening
+ * by twice every full segment it received; at most the cap in flight), so the count is
+ * deterministic: it leaves out what depends on time (the restart after an idle, the shrink of
+ * a window kept busy but not full), which {@link #restart()} stands in for where a workload
+ * restarts the windows on purpose.
  *
  * <p>Not thread-safe: one connection's counter drives it.
  */
@@ -48,7 +49,7 @@ public final class LinkWindows {
     private long sent;
 
     private void reset() {
-      cwnd = Math.min(link.initialWindowBytes(), link.maxWindowBytes());
+      cwnd = link.initialWindowBytes();
       rwnd = link.initialReceiveWindowBytes();
       transferring = false;
     }
@@ -60,16 +61,15 @@ public final class LinkWindows {
     public long add(long bytes) {
       if (!transferring) {
         transferring = true;
-        window = Math.min(Math.min(cwnd, rwnd), link.maxWindowBytes());
+        window = window();
         capacity = window;
         sent = 0;
       }
       sent += bytes;
       long flights = 0;
       while (sent > capacity) { // the flight was full: its acknowledgements grow both windows
-        cwnd = Math.min(cwnd + window, link.maxWindowBytes());
-        rwnd = Math.max(rwnd, Math.min(2 * window, link.maxWindowBytes()));
-        window = Math.min(Math.min(cwnd, rwnd), link.maxWindowBytes());
+        acknowledged(window, true);
+        window = window();
         capacity += window;
         flights++;
       }
@@ -82,11 +82,21 @@ public final class LinkWindows {
         return;
       }
       transferring = false;
-      long last = sent - (capacity - window);
-      if (cwnd < 2 * last) {
-        cwnd = Math.min(Math.min(cwnd + last, 2 * last), link.maxWindowBytes());
+      // after a full flight the last one left as acknowledgements came in: held back too
+      acknowledged(sent - (capacity - window), capacity > window);
+    }
+
+    private long window() {
+      return Math.min(Math.min(cwnd, rwnd), link.maxWindowBytes());
+    }
+
+    private void acknowledged(long flight, boolean heldBack) {
+      if (heldBack && cwnd <= Math.min(rwnd, link.maxWindowBytes())) {
+        cwnd += flight;
+      } else if (cwnd < 2 * flight) {
+        cwnd = Math.min(cwnd + flight, 2 * flight);
       }
-      rwnd = Math.max(rwnd, Math.min(2 * last, link.maxWindowBytes()));
+      rwnd = Math.min(rwnd + 2 * (flight / link.mss() * link.mss()), link.maxWindowBytes());
     }
   }
 }

@@ -63,9 +63,10 @@ class LinkTest {
     assertThat(Link.preset(" Linux-BBR ")).isEqualTo(Link.LINUX_BBR);
     assertThat(Link.preset("netem")).isNull();
     assertThat(Link.LINUX.describe()).isEqualTo("linux: 10 x 1448 B initial window, slow start,"
-        + " cap 4 MiB, shrinks after an idle over RTT + 200 ms");
+        + " 4 MiB in flight at most, shrinks after an idle over its timeout (RTT + 200 ms or"
+        + " more)");
     assertThat(Link.LINUX_BBR.withMaxWindowBytes(512 * 1024).describe()).isEqualTo("linux-bbr:"
-        + " 10 x 1448 B initial window, slow start, cap 512 KiB, kept across idles");
+        + " 10 x 1448 B initial window, slow start, 512 KiB in flight at most, kept across idles");
     assertThat(Link.DELAY_ONLY.describe()).startsWith("delay-only: a bare delay");
   }
 

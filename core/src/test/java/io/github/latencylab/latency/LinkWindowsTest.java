@@ -26,16 +26,23 @@ class LinkWindowsTest {
     assertThat(flights).isEqualTo(5);
   }
 
-  // the receiver opened to twice the last flight (2 x 232 kB): a warm 577 kB still takes two,
-  // as on the kernel's TCP (docs/latency.md)
+  // a cold 577 kB grew the window by all it carried, the receiver's by twice that: a warm
+  // 577 kB goes at once, as on the kernel's TCP at 80 and 320 ms (cwnd 410 segments)
   @Test
-  void aWarmTransferIsHeldByWhatTheReceiverOpened() {
+  void aWarmTransferGoesAtOnceInWhatTheLastOneGrew() {
     LinkWindows w = new LinkWindows(Link.LINUX);
     w.upstream().add(577_000);
     w.upstream().end();
-    assertThat(w.upstream().add(577_000)).isEqualTo(1);
-    w.upstream().end();
-    assertThat(w.upstream().add(577_000)).as("once the receiver opened further").isZero();
+    assertThat(w.upstream().add(577_000)).isZero();
+  }
+
+  // 100 segments may go, the receiver lets 64,088 B: then it opens by twice its 43 full
+  // segments (188,616 B), and the sender's window, never the limit, stays at 144,800 B
+  @Test
+  void theReceiverHoldsWhatItHasNotOpenedYet() {
+    Link wide = Link.LINUX.withInitialWindowSegments(100);
+    assertThat(new LinkWindows(wide).upstream().add(64_088 + 144_800)).isEqualTo(1);
+    assertThat(new LinkWindows(wide).upstream().add(64_088 + 144_800 + 1)).isEqualTo(2);
   }
 
   @Test

@@ -13,7 +13,7 @@ const mss = 1448
 
 func linuxWindow(rttMicros int64) *TCPWindowToxic {
 	return &TCPWindowToxic{RTT: rttMicros, InitialWindow: 10 * mss, MaxWindow: 64 << 20,
-		RTOMin: 200_000, SlowStartAfterIdle: 1, InitialReceiveWindow: 64_088}
+		RTOMin: 200_000, SlowStartAfterIdle: 1, InitialReceiveWindow: 64_088, MSS: mss}
 }
 
 type windowRun struct {
@@ -213,19 +213,94 @@ func TestAWindowKeptBusyButNotFullShrinksWhereTheStackSaysSo(t *testing.T) {
 	}
 }
 
-// The receiver lets a warm peer send twice what arrived in the last RTT, whatever the sender's
-// window grew to: after 577 kB (last full flight 160 segments) a second 577 kB goes in two
-// flights, not one.
-func TestTheReceiverLetsAWarmPeerSendTwiceWhatLastArrived(t *testing.T) {
+// A warm window carries at once what the last transfer grew it to: after a cold 577 kB, a
+// second 577 kB goes in one flight (the kernel at 80 and 320 ms: cwnd 410 segments, the
+// server's receive window 1.07 MB).
+func TestAWarmWindowCarriesWhatTheLastTransferGrewItTo(t *testing.T) {
 	rtt := 5 * time.Millisecond
 	r := startWindow(linuxWindow(rtt.Microseconds()))
 	defer r.stop()
 	r.receive(t, len(r.send(577_000, time.Now())))
 	time.Sleep(rtt + rtt/2)
-	start := time.Now()
-	_, times, perTime := r.receive(t, len(r.send(577_000, start)))
-	if len(times) != 2 || perTime[times[0]] != 2*160*mss {
-		t.Fatalf("warm 577 kB went in %d flights, the first %d bytes; want 2, the first %d",
-			len(times), perTime[times[0]], 2*160*mss)
+	_, times, _ := r.receive(t, len(r.send(577_000, time.Now())))
+	if len(times) != 1 {
+		t.Fatalf("warm 577 kB went in %d flights, want 1", len(times))
+	}
+}
+
+// The receiver, not the sender, holds a new connection's first flights when its window is the
+// smaller: it opens by twice every full segment that arrived.
+func TestTheReceiverOpensByTwiceEveryFullSegmentItReceived(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	toxic := linuxWindow(rtt.Microseconds())
+	toxic.InitialWindow = 100 * mss
+	toxic.InitialReceiveWindow = 20_000
+	r := startWindow(toxic)
+	defer r.stop()
+	_, times, perTime := r.receive(t, len(r.send(200_000, time.Now())))
+	second := 20_000 + 2*(20_000/mss*mss) // 57,648
+	if perTime[times[0]] != 20_000 || perTime[times[1]] != second {
+		t.Fatalf("flights of %d and %d bytes, want 20000 and %d", perTime[times[0]], perTime[times[1]], second)
+	}
+}
+
+// The window outgrows the cap on what is in flight (Linux: up to twice what was in flight), so
+// after an idle of one timeout's halving the cap, not half of it, still binds.
+func TestTheWindowOutgrowsTheCapAndOutlastsAHalving(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	toxic := linuxWindow(rtt.Microseconds())
+	toxic.MaxWindow = 50_000
+	toxic.RTOMin = 20_000 // an RTO of 25 ms
+	r := startWindow(toxic)
+	defer r.stop()
+	r.receive(t, len(r.send(1_000_000, time.Now())))
+	if cwnd := r.stub.State.(*windowState).cwnd; cwnd < 2*50_000-mss {
+		t.Fatalf("window %d after 1 MB under a 50,000 B cap, want about twice the cap", cwnd)
+	}
+	time.Sleep(rtt + 40*time.Millisecond) // idle ~1.6 timeouts after the last ack: one halving
+	_, times, perTime := r.receive(t, len(r.send(200_000, time.Now())))
+	if perTime[times[0]] != 50_000 {
+		t.Fatalf("first flight after one halving %d bytes, want the cap, 50000", perTime[times[0]])
+	}
+}
+
+// A COPY's second load on a warm connection: its window was last full two RTTs before (the
+// load, then the COPY statement's round trip), longer than the timeout at 320 ms, but the
+// load fills it again: Linux sees the whole write and keeps the window; so must the toxic,
+// though it sees the write in 32 kB chunks. One flight, as the kernel took at 320 ms.
+func TestAWriteThatComesInChunksIsOneWrite(t *testing.T) {
+	rtt := 32 * time.Millisecond
+	toxic := linuxWindow(rtt.Microseconds())
+	toxic.RTOMin = 1_000 // the timeout falls under two RTTs, as at 320 ms (564 ms)
+	r := startWindow(toxic)
+	defer r.stop()
+	var flights []time.Time
+	for k := 0; k < 2; k++ {
+		r.receive(t, len(r.send(50, time.Now()))) // the COPY statement
+		time.Sleep(rtt)
+		_, flights, _ = r.receive(t, len(r.send(57_000, time.Now())))
+		time.Sleep(time.Until(flights[len(flights)-1].Add(rtt))) // its answer
+	}
+	if len(flights) != 1 {
+		t.Fatalf("a warm 57 kB load went in %d flights, want 1", len(flights))
+	}
+}
+
+// The timeout a long path's sender waits is Linux's estimate: RTT plus a variance that starts
+// at twice the RTT (the handshake's sample) and loses a quarter of its excess over RTOMin with
+// each window acknowledged: 80, 65, 53.75, 45.3125 ms here.
+func TestTheTimeoutStartsLongAndSettlesWindowByWindow(t *testing.T) {
+	rtt := 40 * time.Millisecond
+	toxic := linuxWindow(rtt.Microseconds())
+	toxic.RTOMin = 20_000
+	r := startWindow(toxic)
+	defer r.stop()
+	for i := 0; i < 4; i++ {
+		r.receive(t, len(r.send(100, time.Now())))
+		time.Sleep(rtt + 5*time.Millisecond)
+	}
+	s := r.stub.State.(*windowState)
+	if want := 40*time.Millisecond + 45312500*time.Nanosecond; toxic.rto(s) != want {
+		t.Fatalf("timeout %v after 3 windows acknowledged, want %v", toxic.rto(s), want)
 	}
 }
