@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,39 +27,33 @@ class LabLifecycleTest {
     return LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED);
   }
 
-  @Test
-  void embeddedLabStopsEverythingItStarted() throws Exception {
-    Lab lab = Lab.start(embedded());
-    EmbeddedBackend backend = (EmbeddedBackend) lab.backendForTests();
-    ProcessHandle toxiproxy = ProcessHandle.of(backend.toxiproxyPid()).orElseThrow();
-    PostgresTarget direct = lab.directTarget();
-    PostgresTarget proxied = lab.target();
-    assertThat(listening(direct)).isTrue();
-    assertThat(listening(proxied)).isTrue();
-    assertThat(toxiproxy.isAlive()).isTrue();
-
-    lab.close();
-    lab.close(); // idempotent
-
-    assertThat(toxiproxy.isAlive()).as("toxiproxy-server process").isFalse();
-    assertThat(listening(direct)).as("PostgreSQL port").isFalse();
-    assertThat(listening(proxied)).as("proxy port").isFalse();
-  }
-
+  // one Lab per backend, used, then stopped (a start takes 1.5 s embedded, 5 s in containers)
   @ParameterizedTest
   @MethodSource("io.github.latencylab.env.TestBackends#available")
-  void labReportsItsServerAndGoesThroughTheProxy(BackendKind backend) throws Exception {
-    try (Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(backend))) {
+  void labReportsItsServerGoesThroughTheProxyAndStopsEverythingItStarted(BackendKind backend)
+      throws Exception {
+    Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(backend));
+    PostgresTarget direct = lab.directTarget();
+    PostgresTarget proxied = lab.target();
+    Optional<ProcessHandle> toxiproxy = Optional.empty();
+    try {
+      if (backend == BackendKind.EMBEDDED) {
+        toxiproxy = ProcessHandle.of(((EmbeddedBackend) lab.backendForTests()).toxiproxyPid());
+        assertThat(toxiproxy.filter(ProcessHandle::isAlive)).as("toxiproxy-server process")
+            .isPresent();
+      }
+      assertThat(listening(direct)).isTrue();
+      assertThat(listening(proxied)).isTrue();
       assertThat(lab.backend()).isEqualTo(backend);
       assertThat(lab.server().version()).startsWith("17.");
       assertThat(lab.server().versionNum()).isBetween(170000, 179999);
       assertThat(lab.server().settings()).containsKeys("synchronous_commit", "fsync",
           "shared_buffers", "work_mem", "wal_buffers");
-      assertThat(lab.target().port()).isNotEqualTo(lab.directTarget().port());
+      assertThat(proxied.port()).isNotEqualTo(direct.port());
       assertThat(lab.describe()).contains(backend == BackendKind.EMBEDDED
           ? "embedded PostgreSQL" : "testcontainers");
       try (Connection c = java.sql.DriverManager.getConnection(lab.jdbcUrl(),
-          lab.target().user(), lab.target().password())) {
+          proxied.user(), proxied.password())) {
         long before = lab.wire().snapshot().roundTrips();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
           rs.next();
@@ -66,18 +61,13 @@ class LabLifecycleTest {
         assertThat(lab.wire().snapshot().roundTrips() - before)
             .as("jdbcUrl() connections count on the Lab's wire").isEqualTo(1);
       }
+    } finally {
+      lab.close();
     }
-  }
+    lab.close(); // idempotent
 
-  @ParameterizedTest
-  @MethodSource("io.github.latencylab.env.TestBackends#available")
-  void testcontainersAndEmbeddedLabsLeaveNoPortOpen(BackendKind backend) {
-    Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(backend));
-    PostgresTarget direct = lab.directTarget();
-    PostgresTarget proxied = lab.target();
-    assertThat(listening(direct)).isTrue();
-    assertThat(listening(proxied)).isTrue();
-    lab.close();
+    assertThat(toxiproxy.filter(ProcessHandle::isAlive)).as("toxiproxy-server process after"
+        + " close").isEmpty();
     assertThat(listening(direct)).as("PostgreSQL port after close").isFalse();
     assertThat(listening(proxied)).as("proxy port after close").isFalse();
   }
@@ -128,9 +118,12 @@ class LabLifecycleTest {
     }
   }
 
+  // the plan asked for is the point, not its calibration (the test above calibrates
+  // whole-millisecond toxics, at up to six passes of 1.5 s)
   @Test
   void wholeMillisecondToxicsOnRequestEvenWhereLatencyUsExists() {
-    try (Lab lab = Lab.start(embedded().with(Setting.RTT_TOXICS, "whole-ms"))) {
+    try (Lab lab = Lab.start(embedded().with(Setting.RTT_TOXICS, "whole-ms")
+        .with(Setting.CALIBRATE, "false"))) {
       assertThat(lab.perRoundTripLatency()).isFalse();
       assertThat(lab.describe()).endsWith("; whole-millisecond latency toxics, real on average"
           + " only (as asked: latencylab.rtt.toxics=whole-ms); link " + Link.LINUX.describe()

@@ -8,6 +8,7 @@ import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.TestBackends;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -29,18 +30,25 @@ class LatencyFidelityTest {
   }
 
   static Stream<Arguments> probeCases() {
-    return TestBackends.available().stream().flatMap(b ->
-        Stream.of("0.5ms", "5ms", "20ms").map(r -> Arguments.of(b, r)));
+    return cases(List.of("0.5ms", "5ms", "20ms"), "20ms");
   }
 
   static Stream<Arguments> perRoundTripCases() {
-    return TestBackends.available().stream().flatMap(b ->
-        Stream.of("0.25ms", "0.5ms", "1ms").map(r -> Arguments.of(b, r)));
+    return cases(List.of("0.25ms", "0.5ms", "1ms"), "0.25ms");
   }
 
   static Stream<Arguments> statementCases() {
-    return TestBackends.available().stream().flatMap(b ->
-        Stream.of("5ms", "20ms").map(r -> Arguments.of(b, r)));
+    return cases(List.of("5ms", "20ms"), "20ms");
+  }
+
+  // Every RTT on the first backend under test (embedded unless LATENCYLAB_TEST_BACKENDS says
+  // otherwise). Elsewhere the same toxics, calibration and probe sit behind Docker's port
+  // mapping: one RTT per claim shows they hold there (each RTT costs a 2-5 s calibration),
+  // 0.25 ms as the tightest and 20 ms as verify's testcontainers RTT.
+  private static Stream<Arguments> cases(List<String> every, String one) {
+    List<BackendKind> backends = TestBackends.available();
+    return backends.stream().flatMap(b ->
+        (b == backends.get(0) ? every.stream() : Stream.of(one)).map(r -> Arguments.of(b, r)));
   }
 
   @ParameterizedTest

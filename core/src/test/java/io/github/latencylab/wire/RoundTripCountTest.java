@@ -22,8 +22,11 @@ class RoundTripCountTest {
   private static final TestBackends.Labs LABS = new TestBackends.Labs();
   private Lab lab;
 
+  // The first backend under test only (embedded unless LATENCYLAB_TEST_BACKENDS says
+  // otherwise): the counts are pgjdbc's socket's, whoever serves it. Verify's testcontainers
+  // pass checks the suites' counts in containers exactly, LabLifecycleTest a SELECT 1.
   static List<BackendKind> backends() {
-    return TestBackends.available();
+    return TestBackends.available().subList(0, 1);
   }
 
   @AfterAll
