@@ -48,9 +48,9 @@ public enum Setting {
   LINK("latencylab.link", "linux",
       "linux | linux-bbr | delay-only: the path's TCP behaviour beyond its RTT. linux: a window"
           + " of bytes in flight per connection and direction that starts at the initial window,"
-          + " doubles each round trip while it is the limit (slow start), stops at the cap, and"
-          + " shrinks again after an idle longer than RTT + rtoMin (Linux's defaults with CUBIC"
-          + " or Reno); linux-bbr: the same, kept across idles; delay-only: a bare delay, any"
+          + " doubles each round trip while it is the limit (slow start), never has more than the"
+          + " cap in flight, and shrinks again after an idle longer than the retransmission"
+          + " timeout (Linux's defaults with CUBIC or Reno); linux-bbr: the same, kept across idles; delay-only: a bare delay, any"
           + " transfer pays the RTT about once. docs/latency.md#the-link."),
   LINK_INITIAL_WINDOW("latencylab.link.initialWindow", "10",
       "Segments a connection may have in flight at its start (RFC 6928; Linux's default)."),
@@ -59,13 +59,15 @@ public enum Setting {
   LINK_MAX_WINDOW("latencylab.link.maxWindow", "4MiB",
       "The most bytes in flight per connection and direction (bytes, or with KiB/MiB/kB/MB):"
           + " Linux's default tcp_wmem maximum, the sender's buffer, which is what held a 60 MB"
-          + " transfer at 320 ms on the kernel's own TCP here (./latency-lab link-check)."),
+          + " transfer at 320 ms on the kernel's own TCP here (./latency-lab link-check); the"
+          + " window itself may grow past it, as Linux's does."),
   LINK_INITIAL_RECEIVE_WINDOW("latencylab.link.initialReceiveWindow", "64088",
       "Bytes a new connection's receiver lets its peer send (Linux's rcv_ssthresh of a fresh"
-          + " socket, read here); it grows to twice what arrived in the last RTT."),
+          + " socket, read here); it grows by twice every full segment received."),
   LINK_RTO_MIN("latencylab.link.rtoMin", "200ms",
-      "Linux's least retransmission timeout (TCP_RTO_MIN): a window idle for longer than RTT +"
-          + " this shrinks (linux only)."),
+      "Linux's least retransmission timeout (TCP_RTO_MIN): the timeout is RTT plus a variance"
+          + " that starts at twice the RTT and settles to this; a window idle for longer shrinks"
+          + " (linux only)."),
   RELAY("latencylab.relay", "false",
       "true: the Lab's connections go through a counting relay in front of its proxy, which"
           + " reads the protocol both ways and counts any client's round trips (pgjdbc, Vert.x,"
