@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pages import count, dur, load  # noqa: E402
 
 ORDER = ["defaultFetch", "fetchSizeIgnoredInAutocommit", "fetchSize10000", "fetchSize1000",
-         "defaultRowFetchSize", "fetchSize100"]
+         "defaultRowFetchSize", "hibernateStream", "hibernateScroll", "fetchSize100"]
 
 
 def size(b):
