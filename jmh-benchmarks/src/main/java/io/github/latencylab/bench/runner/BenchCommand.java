@@ -93,7 +93,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--budget", paramLabel = "SECONDS",
       description = "Longest a cell may take before it is predicted instead (default: the"
-          + " profile's: quick 15, full 60, verify 10)")
+          + " profile's: quick 15, full 60, verify 6)")
   Integer budgetSeconds;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-bench",
