@@ -99,12 +99,16 @@ public final class LabConfig {
       throw new IllegalArgumentException(invalid(Setting.LINK_RTO_MIN,
           "expected a duration such as 200ms or 1s"), e);
     }
-    return preset
+    Link link = preset
         .withInitialWindowSegments((int) positive(Setting.LINK_INITIAL_WINDOW, 1000))
         .withMss((int) positive(Setting.LINK_MSS, 65_495))
         .withMaxWindowBytes(bytes(Setting.LINK_MAX_WINDOW))
         .withInitialReceiveWindowBytes(bytes(Setting.LINK_INITIAL_RECEIVE_WINDOW))
         .withRtoMinMicros(rtoMin);
+    // auto: Linux's, twice the initial window, whatever window and segment were set
+    return link.withInitialSendBufferBytes(get(Setting.LINK_INITIAL_SEND_BUFFER).trim()
+        .equalsIgnoreCase("auto") ? 2 * link.initialWindowBytes()
+        : bytes(Setting.LINK_INITIAL_SEND_BUFFER));
   }
 
   private long positive(Setting setting, long max) {

@@ -64,6 +64,12 @@ public enum Setting {
   LINK_INITIAL_RECEIVE_WINDOW("latencylab.link.initialReceiveWindow", "64088",
       "Bytes a new connection's receiver lets its peer send (Linux's rcv_ssthresh of a fresh"
           + " socket, read here); it grows by twice every full segment received."),
+  LINK_INITIAL_SEND_BUFFER("latencylab.link.initialSendBuffer", "auto",
+      "Bytes the sender's own buffer holds on a new connection (bytes, or with KiB/MiB/kB/MB);"
+          + " auto: Linux's, twice the initial window. It grows to twice the window whenever"
+          + " the application waits on it while the window has room it cannot fill, so a"
+          + " warm reply larger than the last one grew it takes a flight more (the kernel's"
+          + " here: 78.7 kB again at once, two flights)."),
   LINK_RTO_MIN("latencylab.link.rtoMin", "200ms",
       "Linux's least retransmission timeout (TCP_RTO_MIN): the timeout is RTT plus a variance"
           + " that starts at twice the RTT and settles to this; a window idle for longer shrinks"

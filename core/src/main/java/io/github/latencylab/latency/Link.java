@@ -28,31 +28,35 @@ import java.util.Map;
  *     BBR keeps its window
  * @param initialReceiveWindowBytes what the receiver lets a new connection's peer send (Linux's
  *     rcv_ssthresh, measured here at 64,088 B); it grows by twice every full segment received
+ * @param initialSendBufferBytes what the sender's own buffer holds on a new connection (Linux's
+ *     tcp_sndbuf_expand: twice the initial window, a segment a slot); it grows to twice the
+ *     window whenever the application waits on it while the window has room it cannot fill
  */
 public record Link(String name, int initialWindowSegments, int mss, long maxWindowBytes,
-    long rtoMinMicros, boolean slowStartAfterIdle, long initialReceiveWindowBytes) {
+    long rtoMinMicros, boolean slowStartAfterIdle, long initialReceiveWindowBytes,
+    long initialSendBufferBytes) {
 
   /** The toxic type latency-lab's Toxiproxy server registers. */
   public static final String TYPE = "tcp_window";
 
   /** Linux's defaults with CUBIC (or Reno): the default link. */
   public static final Link LINUX = new Link("linux", 10, 1448, 4L << 20, 200_000, true,
-      64_088);
+      64_088, 28_960);
   /** Linux with BBR: the same, but a window survives an idle. */
   public static final Link LINUX_BBR = new Link("linux-bbr", 10, 1448, 4L << 20, 200_000,
-      false, 64_088);
+      false, 64_088, 28_960);
   /** A bare delay: any transfer pays the RTT about once (latency-lab before the link). */
-  public static final Link DELAY_ONLY = new Link("delay-only", 0, 0, 0, 0, false, 0);
+  public static final Link DELAY_ONLY = new Link("delay-only", 0, 0, 0, 0, false, 0, 0);
 
   public Link {
     if (!name.equals(DELAY_ONLY_NAME)) {
       if (initialWindowSegments < 1 || mss < 1 || maxWindowBytes < 1 || rtoMinMicros < 0
-          || initialReceiveWindowBytes < 1) {
+          || initialReceiveWindowBytes < 1 || initialSendBufferBytes < 1) {
         throw new IllegalArgumentException("a link needs an initial window, a segment size, a"
-            + " cap and a receive window of at least 1 and no negative timeout: "
+            + " cap, a receive window and a send buffer of at least 1 and no negative timeout: "
             + initialWindowSegments + " segments of " + mss + " B, cap " + maxWindowBytes
             + " B, RTO min " + rtoMinMicros + " us, receive window "
-            + initialReceiveWindowBytes + " B");
+            + initialReceiveWindowBytes + " B, send buffer " + initialSendBufferBytes + " B");
       }
     }
   }
@@ -79,27 +83,32 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
 
   public Link withInitialWindowSegments(int segments) {
     return new Link(name, segments, mss, maxWindowBytes, rtoMinMicros, slowStartAfterIdle,
-        initialReceiveWindowBytes);
+        initialReceiveWindowBytes, initialSendBufferBytes);
   }
 
   public Link withMss(int bytes) {
     return new Link(name, initialWindowSegments, bytes, maxWindowBytes, rtoMinMicros,
-        slowStartAfterIdle, initialReceiveWindowBytes);
+        slowStartAfterIdle, initialReceiveWindowBytes, initialSendBufferBytes);
   }
 
   public Link withMaxWindowBytes(long bytes) {
     return new Link(name, initialWindowSegments, mss, bytes, rtoMinMicros, slowStartAfterIdle,
-        initialReceiveWindowBytes);
+        initialReceiveWindowBytes, initialSendBufferBytes);
   }
 
   public Link withRtoMinMicros(long micros) {
     return new Link(name, initialWindowSegments, mss, maxWindowBytes, micros,
-        slowStartAfterIdle, initialReceiveWindowBytes);
+        slowStartAfterIdle, initialReceiveWindowBytes, initialSendBufferBytes);
   }
 
   public Link withInitialReceiveWindowBytes(long bytes) {
     return new Link(name, initialWindowSegments, mss, maxWindowBytes, rtoMinMicros,
-        slowStartAfterIdle, bytes);
+        slowStartAfterIdle, bytes, initialSendBufferBytes);
+  }
+
+  public Link withInitialSendBufferBytes(long bytes) {
+    return new Link(name, initialWindowSegments, mss, maxWindowBytes, rtoMinMicros,
+        slowStartAfterIdle, initialReceiveWindowBytes, bytes);
   }
 
   /**
@@ -113,7 +122,8 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
     Map<String, Long> attributes = Map.of("rtt", rtt.micros(),
         "initial_window", initialWindowBytes(), "max_window", maxWindowBytes,
         "rto_min", rtoMinMicros, "slow_start_after_idle", slowStartAfterIdle ? 1L : 0L,
-        "initial_receive_window", initialReceiveWindowBytes, "mss", (long) mss);
+        "initial_receive_window", initialReceiveWindowBytes, "mss", (long) mss,
+        "initial_send_buffer", initialSendBufferBytes);
     return List.of(new ToxicPlan.Toxic("upstream", TYPE, attributes),
         new ToxicPlan.Toxic("downstream", TYPE, attributes));
   }
@@ -140,29 +150,33 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
   public String toProperty() {
     return String.join(",", name, Integer.toString(initialWindowSegments),
         Integer.toString(mss), Long.toString(maxWindowBytes), Long.toString(rtoMinMicros),
-        Boolean.toString(slowStartAfterIdle), Long.toString(initialReceiveWindowBytes));
+        Boolean.toString(slowStartAfterIdle), Long.toString(initialReceiveWindowBytes),
+        Long.toString(initialSendBufferBytes));
   }
 
   /** The link {@link #toProperty()} wrote. */
   public static Link fromProperty(String text) {
     String[] f = text.split(",");
-    if (f.length != 7) {
+    if (f.length != 8) {
       throw new IllegalArgumentException("not a link: '" + text + "'");
     }
     return new Link(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]),
-        Long.parseLong(f[4]), Boolean.parseBoolean(f[5]), Long.parseLong(f[6]));
+        Long.parseLong(f[4]), Boolean.parseBoolean(f[5]), Long.parseLong(f[6]),
+        Long.parseLong(f[7]));
   }
 
   /**
-   * In a few words, for results and logs: "linux: 10 x 1448 B initial window, slow start, 4 MiB
-   * in flight at most, shrinks after an idle over its timeout (RTT + 200 ms or more)".
+   * In a few words, for results and logs: "linux: 10 x 1448 B initial window, slow start, a
+   * send buffer from 28960 B, 4 MiB in flight at most, shrinks after an idle over its timeout
+   * (RTT + 200 ms or more)".
    */
   public String describe() {
     if (delayOnly()) {
       return "delay-only: a bare delay, no window (any transfer pays the RTT about once)";
     }
-    return String.format(Locale.ROOT, "%s: %d x %d B initial window, slow start, %s in flight"
-        + " at most, %s", name, initialWindowSegments, mss, bytes(maxWindowBytes),
+    return String.format(Locale.ROOT, "%s: %d x %d B initial window, slow start, a send buffer"
+        + " from %s, %s in flight at most, %s", name, initialWindowSegments, mss,
+        bytes(initialSendBufferBytes), bytes(maxWindowBytes),
         slowStartAfterIdle ? "shrinks after an idle over its timeout (RTT + "
             + rtoMinMicros / 1000 + " ms or more)" : "kept across idles");
   }

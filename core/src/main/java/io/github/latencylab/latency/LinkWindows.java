@@ -5,7 +5,9 @@ package io.github.latencylab.latency;
  * many flights each request and each reply needs beyond its first. The {@code tcp_window}
  * toxic's rules without its clock (slow start from the initial window, by every byte of a
  * flight the window held back, up to twice a flight it did not; the receiver's window opening
- * by twice every full segment it received; at most the cap in flight), so the count is
+ * by twice every full segment it received; the sender's buffer doubling once a round trip
+ * while the application waits on it and the window outgrows it; at most the cap in flight),
+ * so the count is
  * deterministic: it leaves out what depends on time (the restart after an idle, the shrink of
  * a window kept busy but not full), which {@link #restart()} stands in for where a workload
  * restarts the windows on purpose.
@@ -43,6 +45,7 @@ public final class LinkWindows {
   public final class Direction {
     private long cwnd;
     private long rwnd;
+    private long sndbuf;
     private boolean transferring;
     private long window;
     private long capacity;
@@ -51,6 +54,7 @@ public final class LinkWindows {
     private void reset() {
       cwnd = link.initialWindowBytes();
       rwnd = link.initialReceiveWindowBytes();
+      sndbuf = link.initialSendBufferBytes();
       transferring = false;
     }
 
@@ -68,7 +72,9 @@ public final class LinkWindows {
       sent += bytes;
       long flights = 0;
       while (sent > capacity) { // the flight was full: its acknowledgements grow both windows
-        acknowledged(window, true);
+        // the application waits on the buffer: more is to come than the buffer has room for
+        boolean waiting = sent - capacity > sndbuf - window;
+        acknowledged(window, true, waiting);
         window = window();
         capacity += window;
         flights++;
@@ -83,20 +89,27 @@ public final class LinkWindows {
       }
       transferring = false;
       // after a full flight the last one left as acknowledgements came in: held back too
-      acknowledged(sent - (capacity - window), capacity > window);
+      acknowledged(sent - (capacity - window), capacity > window, false);
     }
 
     private long window() {
-      return Math.min(Math.min(cwnd, rwnd), link.maxWindowBytes());
+      return Math.min(Math.min(cwnd, rwnd), Math.min(sndbuf, link.maxWindowBytes()));
     }
 
-    private void acknowledged(long flight, boolean heldBack) {
-      if (heldBack && cwnd <= Math.min(rwnd, link.maxWindowBytes())) {
+    private void acknowledged(long flight, boolean heldBack, boolean waiting) {
+      long before = cwnd;
+      long filled = Math.min(sndbuf, rwnd);
+      if (heldBack && cwnd <= window()) {
         cwnd += flight;
       } else if (cwnd < 2 * flight) {
         cwnd = Math.min(cwnd + flight, 2 * flight);
       }
       rwnd = Math.min(rwnd + 2 * (flight / link.mss() * link.mss()), link.maxWindowBytes());
+      // the toxic's tcp_new_space, once a round trip: the buffer doubles as the window passes
+      // what it and the receiver let fill
+      if (waiting && cwnd > filled && sndbuf < link.maxWindowBytes()) {
+        sndbuf = Math.min(2 * Math.max(before, filled), link.maxWindowBytes());
+      }
     }
   }
 }

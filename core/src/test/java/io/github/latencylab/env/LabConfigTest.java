@@ -80,8 +80,11 @@ class LabConfigTest {
     Link set = LabConfig.from(Map.of("latencylab.link", "linux-bbr",
         "latencylab.link.initialWindow", "4", "latencylab.link.mss", "1460",
         "latencylab.link.maxWindow", "512KiB", "latencylab.link.rtoMin", "1s"), Map.of()).link();
-    assertThat(set).isEqualTo(new Link("linux-bbr", 4, 1460, 512 * 1024, 1_000_000, false,
-        64_088));
+    assertThat(set).as("the send buffer twice the initial window set")
+        .isEqualTo(new Link("linux-bbr", 4, 1460, 512 * 1024, 1_000_000, false, 64_088,
+            2 * 4 * 1460));
+    assertThat(LabConfig.from(Map.of("latencylab.link.initialSendBuffer", "64KiB"), Map.of())
+        .link().initialSendBufferBytes()).isEqualTo(65_536);
     assertThat(LabConfig.from(Map.of(), Map.of("LATENCYLAB_LINK_MAXWINDOW", "4MB")).link()
         .maxWindowBytes()).isEqualTo(4_000_000);
   }

@@ -51,7 +51,8 @@ class LinkTest {
     assertThat(toxics.get(0).attributes()).containsEntry("rtt", 20_000L)
         .containsEntry("initial_window", 14_480L).containsEntry("max_window", 4L << 20)
         .containsEntry("rto_min", 200_000L).containsEntry("slow_start_after_idle", 1L)
-        .containsEntry("initial_receive_window", 64_088L);
+        .containsEntry("initial_receive_window", 64_088L)
+        .containsEntry("initial_send_buffer", 28_960L);
     assertThat(Link.LINUX_BBR.toxics(Rtt.parse("20ms")).get(1).attributes())
         .containsEntry("slow_start_after_idle", 0L);
     assertThat(Link.DELAY_ONLY.toxics(Rtt.parse("20ms"))).isEmpty();
@@ -63,10 +64,11 @@ class LinkTest {
     assertThat(Link.preset(" Linux-BBR ")).isEqualTo(Link.LINUX_BBR);
     assertThat(Link.preset("netem")).isNull();
     assertThat(Link.LINUX.describe()).isEqualTo("linux: 10 x 1448 B initial window, slow start,"
-        + " 4 MiB in flight at most, shrinks after an idle over its timeout (RTT + 200 ms or"
-        + " more)");
+        + " a send buffer from 28960 B, 4 MiB in flight at most, shrinks after an idle over its"
+        + " timeout (RTT + 200 ms or more)");
     assertThat(Link.LINUX_BBR.withMaxWindowBytes(512 * 1024).describe()).isEqualTo("linux-bbr:"
-        + " 10 x 1448 B initial window, slow start, 512 KiB in flight at most, kept across idles");
+        + " 10 x 1448 B initial window, slow start, a send buffer from 28960 B, 512 KiB in"
+        + " flight at most, kept across idles");
     assertThat(Link.DELAY_ONLY.describe()).startsWith("delay-only: a bare delay");
   }
 

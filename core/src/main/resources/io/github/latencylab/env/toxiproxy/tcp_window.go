@@ -12,7 +12,7 @@ import (
 //
 //	{"type": "tcp_window", "attributes": {"rtt": 320000, "initial_window": 14480,
 //	 "max_window": 4194304, "rto_min": 200000, "slow_start_after_idle": 1,
-//	 "initial_receive_window": 64088, "mss": 1448}}
+//	 "initial_receive_window": 64088, "mss": 1448, "initial_send_buffer": 28960}}
 //
 // A byte released at t is acknowledged at t + RTT. The window starts at InitialWindow (RFC 6928:
 // 10 segments) and grows by every byte acknowledged while the sender uses it (slow start, as
@@ -21,7 +21,12 @@ import (
 // Linux's does (9.2 MB of cwnd with 4 MB in flight, measured at 320 ms), so it outlasts more
 // halvings after an idle. The receiver lets its peer have InitialReceiveWindow in flight at
 // first and twice more for every full segment it received (Linux's rcv_ssthresh, which
-// measured 1.07 MB after a cold 577 kB COPY). With SlowStartAfterIdle, a sender that had
+// measured 1.07 MB after a cold 577 kB COPY). The sender's own buffer holds what it has in
+// flight: InitialSendBuffer at first (Linux's tcp_sndbuf_expand at connect: twice the initial
+// window, counted as one segment per slot), twice the window whenever an acknowledgement finds
+// the application waiting on the buffer while the window has room the buffer cannot fill
+// (tcp_new_space); so a connection that last moved 78 kB keeps a buffer of about 40 segments,
+// and its next 78 kB reply takes two flights, as the kernel's did. With SlowStartAfterIdle, a sender that had
 // nothing in flight for longer than the retransmission timeout halves its window for each
 // timeout idle, down to the initial window
 // (RFC 2861; Linux's tcp_cwnd_restart); and a window the sender keeps in use without filling
@@ -47,6 +52,9 @@ type TCPWindowToxic struct {
 	InitialReceiveWindow int64 `json:"initial_receive_window"`
 	// bytes a full segment carries: what the receiver counts to grow its window
 	MSS int64 `json:"mss"`
+	// bytes the sender's buffer holds on a new connection (Linux: twice the initial window);
+	// 0: no buffer beyond MaxWindow
+	InitialSendBuffer int64 `json:"initial_send_buffer"`
 }
 
 // windowState is one direction of one connection: it lives on the stub, so the window and the
@@ -54,6 +62,7 @@ type TCPWindowToxic struct {
 type windowState struct {
 	cwnd        int64
 	rwnd        int64
+	sndbuf      int64
 	flights     []flight // released, not yet acknowledged, in release order
 	inFlight    int64
 	held        []*stream.StreamChunk
@@ -114,6 +123,10 @@ func (t *TCPWindowToxic) Pipe(stub *toxics.ToxicStub) {
 		if s.rwnd <= 0 {
 			s.rwnd = t.MaxWindow
 		}
+		s.sndbuf = t.InitialSendBuffer
+		if s.sndbuf <= 0 {
+			s.sndbuf = t.MaxWindow
+		}
 	}
 	for {
 		if s.heldBytes > 0 {
@@ -169,7 +182,7 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 		t.restartAfterIdle(s, now.Sub(s.lastRelease))
 	}
 	released := false
-	window := min64(min64(s.cwnd, s.rwnd), t.MaxWindow)
+	window := t.window(s)
 	for len(s.held) > 0 && s.inFlight < window {
 		c := s.held[0]
 		n := int64(len(c.Data))
@@ -198,15 +211,25 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 	if released {
 		s.lastRelease = now
 		// cwnd-limited only where the congestion window, not the receiver or the cap, held data
-		t.validate(s, (s.heldBytes > 0 || waited) && s.cwnd <= min64(s.rwnd, t.MaxWindow), now)
+		t.validate(s, (s.heldBytes > 0 || waited) && s.cwnd <= t.window(s), now)
 	}
 	return true
+}
+
+// window is what may be in flight: the congestion window, the receiver's, the sender's buffer
+// and the cap, whichever is least.
+func (t *TCPWindowToxic) window(s *windowState) int64 {
+	return min64(min64(s.cwnd, s.rwnd), min64(s.sndbuf, t.MaxWindow))
 }
 
 // acknowledge retires the flights acknowledged by now and grows the window by what they carried.
 func (t *TCPWindowToxic) acknowledge(s *windowState, now time.Time) {
 	for len(s.flights) > 0 && !s.flights[0].ackAt.After(now) {
 		f := s.flights[0]
+		// the application waits on the send buffer: it had more, when this acknowledgement
+		// came, than the buffer had room for
+		waiting := heldAt(s, f.ackAt) > s.sndbuf-s.inFlight
+		before, filled := s.cwnd, min64(s.sndbuf, s.rwnd)
 		s.flights = s.flights[1:]
 		s.inFlight -= f.bytes
 		s.acked += f.bytes
@@ -222,7 +245,24 @@ func (t *TCPWindowToxic) acknowledge(s *windowState, now time.Time) {
 		} else if s.cwnd < 2*s.maxInFlight {
 			s.cwnd = min64(s.cwnd+f.bytes, 2*s.maxInFlight)
 		}
+		// Linux's tcp_new_space: the window has room that what the buffer holds cannot fill.
+		// Linux looks every other segment, so the window it doubles is the one that just
+		// passed what the buffer fills, however much this flight carried.
+		if waiting && s.cwnd > filled && s.sndbuf < t.MaxWindow {
+			s.sndbuf = min64(2*max64(before, filled), t.MaxWindow)
+		}
 	}
+}
+
+// heldAt is what of the held data had come by `at` (held chunks keep their arrival time).
+func heldAt(s *windowState, at time.Time) int64 {
+	var n int64
+	for _, c := range s.held {
+		if !c.Timestamp.After(at) {
+			n += int64(len(c.Data))
+		}
+	}
+	return n
 }
 
 // fullSegments is the part of n bytes that fills whole segments: a receiver grows its window

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 	"time"
 
@@ -302,5 +303,94 @@ func TestTheTimeoutStartsLongAndSettlesWindowByWindow(t *testing.T) {
 	s := r.stub.State.(*windowState)
 	if want := 40*time.Millisecond + 45312500*time.Nanosecond; toxic.rto(s) != want {
 		t.Fatalf("timeout %v after 3 windows acknowledged, want %v", toxic.rto(s), want)
+	}
+}
+
+// linuxSender is linuxWindow with the sender's buffer of a new Linux socket: twice the initial
+// window (tcp_sndbuf_expand at connect).
+func linuxSender(rttMicros int64) *TCPWindowToxic {
+	toxic := linuxWindow(rttMicros)
+	toxic.InitialSendBuffer = 2 * toxic.InitialWindow
+	return toxic
+}
+
+// sendWrites puts n bytes in writes of `write` bytes (PostgreSQL's 8 kB), all arrived at `at`.
+func (r *windowRun) sendWrites(n, write int, at time.Time) []byte {
+	data := make([]byte, n)
+	for off := 0; off < n; off += write {
+		end := off + write
+		if end > n {
+			end = n
+		}
+		r.input <- &stream.StreamChunk{Data: data[off:end], Timestamp: at}
+	}
+	return data
+}
+
+// A new sender whose window is larger than its buffer sends what the buffer holds: twice the
+// initial window, not the window.
+func TestANewSendersBufferHoldsTwiceTheInitialWindow(t *testing.T) {
+	rtt := 5 * time.Millisecond
+	toxic := linuxSender(rtt.Microseconds())
+	toxic.InitialWindow = 100 * mss
+	toxic.InitialSendBuffer = 20 * mss
+	r := startWindow(toxic)
+	defer r.stop()
+	_, times, perTime := r.receive(t, len(r.send(200_000, time.Now())))
+	if perTime[times[0]] != 20*mss {
+		t.Fatalf("first flight %d bytes, want the buffer's %d", perTime[times[0]], 20*mss)
+	}
+}
+
+// The kernel's server socket after a cold 78.7 kB reply (1,000 rows) kept a buffer of 32-40
+// segments (73,728-92,160 B of sk_sndbuf at 2,304 B a segment) with a window of 65: the same
+// reply again at once took two flights (57,344 B, then the rest), not one. The buffer grew
+// only while the reply waited on it, so no further than the cold reply needed.
+func TestAWarmReplyWaitsOnTheBufferItsColdOneGrew(t *testing.T) {
+	for _, write := range []int{8192, 32 << 10} { // PostgreSQL's writes; Toxiproxy's reads
+		t.Run(strconv.Itoa(write), func(t *testing.T) { aWarmReplyWaitsOnTheBuffer(t, write) })
+	}
+}
+
+func aWarmReplyWaitsOnTheBuffer(t *testing.T, write int) {
+	rtt := 10 * time.Millisecond
+	r := startWindow(linuxSender(rtt.Microseconds()))
+	defer r.stop()
+	const reply = 78_672
+	_, cold, _ := r.receive(t, len(r.sendWrites(reply, write, time.Now())))
+	if len(cold) != 3 {
+		t.Fatalf("a cold 78.7 kB reply went in %d flights, want 3 (10, 20, 40 segments)", len(cold))
+	}
+	time.Sleep(time.Until(cold[len(cold)-1].Add(rtt + rtt/2)))
+	s := r.stub.State.(*windowState) // the last acknowledgement is counted when data comes next
+	if s.sndbuf != 2*20*mss {
+		t.Fatalf("after the cold reply: buffer %d; want twice the 20 segments it passed, %d",
+			s.sndbuf, 2*20*mss)
+	}
+	buffer := s.sndbuf
+	_, warm, perTime := r.receive(t, len(r.sendWrites(reply, write, time.Now())))
+	if len(warm) != 2 || int64(perTime[warm[0]]) != buffer {
+		t.Fatalf("the warm reply went in %d flights, the first %d bytes; want 2, the first the buffer's %d",
+			len(warm), perTime[warm[0]], buffer)
+	}
+}
+
+// A large transfer keeps its sender waiting on the buffer, so the buffer doubles with the
+// window (the kernel's after a cold 781 kB reply: 2 x 160-176 segments), and the next transfer
+// of the same size still takes two flights, as the kernel's did at 80 and 320 ms.
+func TestTheBufferGrowsWithTheWindowWhileTheSenderWaitsOnIt(t *testing.T) {
+	rtt := 10 * time.Millisecond
+	r := startWindow(linuxSender(rtt.Microseconds()))
+	defer r.stop()
+	const reply = 781_220
+	_, cold, _ := r.receive(t, len(r.sendWrites(reply, 8192, time.Now())))
+	time.Sleep(time.Until(cold[len(cold)-1].Add(rtt + rtt/2)))
+	s := r.stub.State.(*windowState)
+	if s.sndbuf != 2*160*mss {
+		t.Fatalf("buffer %d after a cold 781 kB; want 2 x 160 segments (%d)", s.sndbuf, 2*160*mss)
+	}
+	_, warm, _ := r.receive(t, len(r.sendWrites(reply, 8192, time.Now())))
+	if len(warm) != 2 {
+		t.Fatalf("the warm 781 kB went in %d flights, want 2", len(warm))
 	}
 }
