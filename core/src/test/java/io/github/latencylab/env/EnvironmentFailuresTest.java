@@ -21,7 +21,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,11 +39,25 @@ class EnvironmentFailuresTest {
 
   private static final Duration WATCHDOG = Duration.ofSeconds(60);
 
+  // one server for the external-backend cases, each on a database of its own; started before
+  // the first snapshot, so its processes are no test's leftovers
+  private static UsersDatabase users;
+
   @TempDir
   Path cache;
 
   private Set<Long> processesBefore;
   private Set<String> containersBefore;
+
+  @BeforeAll
+  static void startUsersDatabase() throws Exception {
+    users = UsersDatabase.start();
+  }
+
+  @AfterAll
+  static void stopUsersDatabase() throws IOException {
+    users.close();
+  }
 
   @BeforeEach
   void snapshot() {
@@ -157,24 +173,21 @@ class EnvironmentFailuresTest {
 
   @Test
   void aWrongPasswordForTheExternalDatabaseIsRefusedWithoutShowingIt() throws Exception {
-    try (UsersDatabase users = UsersDatabase.start()) {
-      String db = users.createDatabase();
-      String wrong = "wrong-Pw-5d1e8b";
-      LabConfig config = users.external(users.jdbcUrl(db), UsersDatabase.OWNER, wrong, true);
-      assertTimeoutPreemptively(WATCHDOG, () -> assertThatThrownBy(() -> Lab.start(config))
-          .hasMessageContaining("password authentication failed for user \"app_owner\"")
-          .hasMessageNotContaining(wrong)
-          .hasMessageNotContaining(UsersDatabase.PASSWORD)
-          .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n"));
-      assertThat(users.toxiproxy().getProxies()).as("proxies left on the user's Toxiproxy")
-          .isEmpty();
-    }
+    String db = users.createDatabase();
+    String wrong = "wrong-Pw-5d1e8b";
+    LabConfig config = users.external(users.jdbcUrl(db), UsersDatabase.OWNER, wrong, true);
+    assertTimeoutPreemptively(WATCHDOG, () -> assertThatThrownBy(() -> Lab.start(config))
+        .hasMessageContaining("password authentication failed for user \"app_owner\"")
+        .hasMessageNotContaining(wrong)
+        .hasMessageNotContaining(UsersDatabase.PASSWORD)
+        .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n"));
+    assertThat(users.toxiproxy().getProxies()).as("proxies left on the user's Toxiproxy")
+        .isEmpty();
   }
 
   @Test
   void aProxyPortAlreadyTakenIsNamedAndNoProxyIsLeft() throws Exception {
-    try (UsersDatabase users = UsersDatabase.start();
-        ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       String db = users.createDatabase();
       LabConfig config = users.external(db, UsersDatabase.OWNER, true)
           .with(Setting.TOXIPROXY_LISTEN, "127.0.0.1:" + taken.getLocalPort());
@@ -204,7 +217,9 @@ class EnvironmentFailuresTest {
     assertThat(lab.jvm().waitFor(60, TimeUnit.SECONDS)).as("the JVM exits").isTrue();
     assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
         .as("the orphaned toxiproxy-server, before the next start").isPresent();
-    Lab.start(embedded()).close(); // the next start
+    // the next start, on the other JVM's cache and server: no build of its own to wait for
+    Lab.start(embedded().with(Setting.TOXIPROXY_SERVER,
+        ToxiproxyServer.locate(LabConfig.fromEnvironment()).toString())).close();
     assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
         .as("the orphaned toxiproxy-server, after the next start").isEmpty();
     awaitGone(lab);

@@ -38,6 +38,8 @@ class DemoOnUsersDatabaseTest {
       settings.put(Setting.JDBC_USER, UsersDatabase.OWNER);
       settings.put(Setting.JDBC_PASSWORD, UsersDatabase.PASSWORD);
       settings.put(Setting.TOXIPROXY_URL, users.toxiproxyUrl());
+      // what the demo leaves, not how close it comes to 1 ms: no calibration to wait for
+      settings.put(Setting.CALIBRATE, "false");
       Path json = dir.resolve("demo.json");
       Path svg = dir.resolve("demo.svg");
       DemoCommandTest.Result result;

@@ -130,7 +130,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     Map<String, List<String>> overrides = new TreeMap<>();
     paramOverrides.forEach((k, v) -> overrides.put(k, List.of(v.split(","))));
-    List<Planned> plan = plan(include, profile.sizes, overrides, profile.iterations);
+    List<Planned> plan = plan(include, profile.excluded, profile.sizes, overrides,
+        profile.iterations);
     if (plan.isEmpty()) {
       throw new IllegalArgumentException("No benchmark matches --include '" + include + "'");
     }
@@ -305,10 +306,17 @@ public final class BenchCommand implements Callable<Integer> {
    */
   static List<Planned> plan(String include, Map<String, List<String>> sizes,
       Map<String, List<String>> overrides, Iterations iterations) {
+    return plan(include, List.of(), sizes, overrides, iterations);
+  }
+
+  /** As {@link #plan(String, Map, Map, Iterations)}, without the benchmarks {@code excluded}. */
+  static List<Planned> plan(String include, List<String> excluded,
+      Map<String, List<String>> sizes, Map<String, List<String>> overrides,
+      Iterations iterations) {
     List<Planned> plan = new ArrayList<>();
     var entries = BenchmarkList.defaultList().find(
         OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT),
-        List.of(include), List.of());
+        List.of(include), excluded);
     for (BenchmarkListEntry entry : entries) {
       String fqn = entry.getUsername();
       String className = fqn.substring(0, fqn.lastIndexOf('.'));

@@ -22,17 +22,20 @@ public enum Profile {
    * a pipelining client's count at 0.5 ms depends on how fast it sends, see
    * docs/pipelining.md; pgjdbc's shapes are the other suites'), the shortest honest
    * iterations, a 6 s budget per cell (longer cells at 20 ms predicted from their 0.5 ms).
+   * Hibernate's reads: getResultStream() only, which Hibernate runs on scroll(FORWARD_ONLY):
+   * the same cursor and counts as hibernateScroll, which the other profiles measure.
    */
   VERIFY(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("1000"),
       "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on"),
       "width", List.of("narrow"), "window", List.of("cold"),
       "client", List.of("vertx1", "r2dbcBatch")),
+      List.of("\\.ReadBenchmark\\.hibernateScroll$"),
       new Iterations(1, 1, Duration.ofMillis(200), 2, Duration.ofMillis(200)),
       new Budget(Duration.ofSeconds(6), Rtt.parse("20ms"))),
   /** Minutes: the latencies that tell the story, small sizes, short iterations. */
   QUICK(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("100", "1000", "10000"),
       "parents", List.of("10", "100"), "width", List.of("narrow"), "window", List.of("cold")),
-      new Iterations(1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500)),
+      List.of(), new Iterations(1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500)),
       new Budget(Duration.ofSeconds(15), null)),
   /**
    * Hours: the suites as declared, every RTT from 0.5 to 320 ms and sizes up to a million
@@ -40,20 +43,23 @@ public enum Profile {
    * is round-trip bound, so a second holds hundreds of them at 0.5 ms and at least one
    * anywhere; three give the error bar).
    */
-  FULL(null, Map.of(), null, new Budget(Duration.ofSeconds(60), null));
+  FULL(null, Map.of(), List.of(), null, new Budget(Duration.ofSeconds(60), null));
 
   /** The RTTs, or null: the suites' declared ones. */
   final List<Rtt> rtts;
   /** Values of size parameters instead of the declared ones. */
   final Map<String, List<String>> sizes;
+  /** Benchmarks left out (JMH exclude patterns), whatever --include says. */
+  final List<String> excluded;
   /** Forks and iterations, or null: the suites' declared ones. */
   final Iterations iterations;
   final Budget cellBudget;
 
-  Profile(List<Rtt> rtts, Map<String, List<String>> sizes, Iterations iterations,
-      Budget cellBudget) {
+  Profile(List<Rtt> rtts, Map<String, List<String>> sizes, List<String> excluded,
+      Iterations iterations, Budget cellBudget) {
     this.rtts = rtts;
     this.sizes = sizes;
+    this.excluded = excluded;
     this.iterations = iterations;
     this.cellBudget = cellBudget;
   }

@@ -132,6 +132,18 @@ class BenchRunnerTest {
   }
 
   @Test
+  void verifyReadsThroughHibernateOnceAndTheOtherProfilesBothWays() {
+    for (Profile p : Profile.values()) {
+      List<String> hibernateReads = BenchCommand.plan("ReadBenchmark.hibernate", p.excluded,
+          p.sizes, Map.of(), p.iterations).stream()
+          .map(planned -> planned.series().strategy()).distinct().toList();
+      assertThat(hibernateReads).as(p.name()).containsExactlyInAnyOrderElementsOf(
+          p == Profile.VERIFY ? List.of("hibernateStream")
+              : List.of("hibernateStream", "hibernateScroll"));
+    }
+  }
+
+  @Test
   void theFullProfileRunsTheSuitesAsTheyAreDeclared() {
     List<Planned> plan = BenchCommand.plan(".*", Profile.FULL.sizes, Profile.FULL.iterations);
 
