@@ -80,14 +80,18 @@ class LatencyFidelityTest {
     assertThat(lab.perRoundTripLatency()).as(lab.describe()).isTrue();
     assertThat(lab.describe()).contains("latency_us toxics");
     Rtt rtt = Rtt.parse(text);
-    RttMeasurement m = measure(lab, rtt, r -> Math.abs(r.addedP50Ms() - rtt.millis()) <= 0.15);
+    // a spike spoils the spread as readily as the median: either is a reason to measure again
+    RttMeasurement m = measure(lab, rtt, r -> Math.abs(r.addedP50Ms() - rtt.millis()) <= 0.15
+        && near(r, rtt) > r.addedSamplesMs().size() / 2);
     assertThat(m.plan()).isInstanceOf(MicrosecondToxics.class);
     assertThat(m.addedP50Ms()).as("added p50 at %s (%s)", rtt, m.plan())
         .isCloseTo(rtt.millis(), within(0.15));
-    long near = m.addedSamplesMs().stream()
-        .filter(v -> Math.abs(v - rtt.millis()) <= 0.25).count();
-    assertThat(near).as("round trips within 0.25 ms of %s, of %d", rtt, m.addedSamplesMs().size())
-        .isGreaterThan(m.addedSamplesMs().size() / 2);
+    assertThat(near(m, rtt)).as("round trips within 0.25 ms of %s, of %d", rtt,
+        m.addedSamplesMs().size()).isGreaterThan(m.addedSamplesMs().size() / 2);
+  }
+
+  private static long near(RttMeasurement m, Rtt rtt) {
+    return m.addedSamplesMs().stream().filter(v -> Math.abs(v - rtt.millis()) <= 0.25).count();
   }
 
   // A physical measurement on a shared machine: a load spike can spoil one series, so up to
