@@ -177,7 +177,8 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 		s.cwnd = min64(s.cwnd, s.shrinkTo)
 		s.shrinkAt = time.Time{}
 	}
-	t.acknowledge(s, now)
+	// the application has written more than the toxic holds: Toxiproxy has read it already
+	t.acknowledge(s, now, len(stub.Input) > 0)
 	if s.inFlight == 0 && !s.lastRelease.IsZero() && t.SlowStartAfterIdle != 0 {
 		t.restartAfterIdle(s, now.Sub(s.lastRelease))
 	}
@@ -223,12 +224,16 @@ func (t *TCPWindowToxic) window(s *windowState) int64 {
 }
 
 // acknowledge retires the flights acknowledged by now and grows the window by what they carried.
-func (t *TCPWindowToxic) acknowledge(s *windowState, now time.Time) {
+//
+// more: the application has written more than the held data (the toxic reads no further
+// while it holds any), so it waits on the buffer whenever the toxic holds anything.
+func (t *TCPWindowToxic) acknowledge(s *windowState, now time.Time, more bool) {
 	for len(s.flights) > 0 && !s.flights[0].ackAt.After(now) {
 		f := s.flights[0]
 		// the application waits on the send buffer: it had more, when this acknowledgement
 		// came, than the buffer had room for
-		waiting := heldAt(s, f.ackAt) > s.sndbuf-s.inFlight
+		held := heldAt(s, f.ackAt)
+		waiting := held > s.sndbuf-s.inFlight || (held > 0 && more)
 		before, filled := s.cwnd, min64(s.sndbuf, s.rwnd)
 		s.flights = s.flights[1:]
 		s.inFlight -= f.bytes

@@ -379,17 +379,25 @@ func aWarmReplyWaitsOnTheBuffer(t *testing.T, write int) {
 // window (the kernel's after a cold 781 kB reply: 2 x 160-176 segments), and the next transfer
 // of the same size still takes two flights, as the kernel's did at 80 and 320 ms.
 func TestTheBufferGrowsWithTheWindowWhileTheSenderWaitsOnIt(t *testing.T) {
+	for _, write := range []int{8192, 32 << 10} { // PostgreSQL's writes; Toxiproxy's reads
+		t.Run(strconv.Itoa(write), func(t *testing.T) { theBufferGrowsWithTheWindow(t, write) })
+	}
+}
+
+// the toxic reads no further while it holds data: what waits in Toxiproxy's channel is the
+// application's too
+func theBufferGrowsWithTheWindow(t *testing.T, write int) {
 	rtt := 10 * time.Millisecond
 	r := startWindow(linuxSender(rtt.Microseconds()))
 	defer r.stop()
 	const reply = 781_220
-	_, cold, _ := r.receive(t, len(r.sendWrites(reply, 8192, time.Now())))
+	_, cold, _ := r.receive(t, len(r.sendWrites(reply, write, time.Now())))
 	time.Sleep(time.Until(cold[len(cold)-1].Add(rtt + rtt/2)))
 	s := r.stub.State.(*windowState)
 	if s.sndbuf != 2*160*mss {
 		t.Fatalf("buffer %d after a cold 781 kB; want 2 x 160 segments (%d)", s.sndbuf, 2*160*mss)
 	}
-	_, warm, _ := r.receive(t, len(r.sendWrites(reply, 8192, time.Now())))
+	_, warm, _ := r.receive(t, len(r.sendWrites(reply, write, time.Now())))
 	if len(warm) != 2 {
 		t.Fatalf("the warm 781 kB went in %d flights, want 2", len(warm))
 	}
