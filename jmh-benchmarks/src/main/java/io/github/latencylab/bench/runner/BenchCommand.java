@@ -357,9 +357,9 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The model's value when measuring the cell would take longer than the profile allows:
-   * fitted on the series' measured cells (at lower RTTs), or else scaled from a smaller size
-   * at this RTT.
+   * The model's value when measuring the cell would take longer than the profile allows, or
+   * the profile measures its series at one RTT only: fitted on the series' measured cells (at
+   * lower RTTs), or else scaled from a smaller size at this RTT.
    */
   static Cell predict(Planned p, MeasuredRtt rtt, List<Cell> done, Profile.Budget budget) {
     List<Cell> measured = done.stream()
@@ -368,7 +368,8 @@ public final class BenchCommand implements Callable<Integer> {
     if (!measured.isEmpty()) {
       Cell moved = LatencyModel.fit(measured).predict(rtt.rtt(), rtt.addedMs(),
           rtt.baselineMs());
-      return budget.fits(p, rtt.rtt(), moved.timeMs()) ? null : moved;
+      boolean measure = budget.measuresAgain(p) && budget.fits(p, rtt.rtt(), moved.timeMs());
+      return measure ? null : moved;
     }
     double size = p.series().size().orElse(0);
     Cell smaller = null;

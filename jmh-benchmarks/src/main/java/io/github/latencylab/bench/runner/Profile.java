@@ -4,6 +4,7 @@ import io.github.latencylab.latency.Rtt;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * How much of the sweep a run covers. The suites declare the whole sweep in their annotations
@@ -15,15 +16,17 @@ import java.util.Map;
 public enum Profile {
   /**
    * What {@code ./mvnw verify} runs for its regression numbers: every suite and strategy
-   * measured at 0.5 and 20 ms and predicted at 320 ms (a fork costs seconds whatever it
-   * measures, and verify has ten minutes), one size (TPC-B: one client, stock
-   * synchronous_commit; reads: narrow rows, cold windows; pipelining: the clients counted at
-   * the relay whose counts are the same at every RTT, Vert.x one at a time and R2DBC's batch:
-   * a pipelining client's count at 0.5 ms depends on how fast it sends, see
-   * docs/pipelining.md; pgjdbc's shapes are the other suites'), the shortest honest
-   * iterations, a 6 s budget per cell (longer cells at 20 ms predicted from their 0.5 ms).
-   * Hibernate's reads: getResultStream() only, which Hibernate runs on scroll(FORWARD_ONLY):
-   * the same cursor and counts as hibernateScroll, which the other profiles measure.
+   * measured at 0.5 ms, a witness of each suite measured at 20 ms too, the rest predicted at
+   * 20 and 320 ms (a fork costs seconds whatever it measures, and verify has ten minutes; the
+   * counts a regression changes are the same at every RTT, and the witnesses keep the model
+   * checked on every suite), one size (TPC-B: one client, stock synchronous_commit; reads:
+   * narrow rows, cold windows; pipelining: the clients counted at the relay whose counts are
+   * the same at every RTT, Vert.x one at a time and R2DBC's batch: a pipelining client's count
+   * at 0.5 ms depends on how fast it sends, see docs/pipelining.md; pgjdbc's shapes are the
+   * other suites'), the shortest honest iterations, a 6 s budget per cell (longer witnesses at
+   * 20 ms predicted from their 0.5 ms). Hibernate's reads: getResultStream() only, which
+   * Hibernate runs on scroll(FORWARD_ONLY): the same cursor and counts as hibernateScroll,
+   * which the other profiles measure.
    */
   VERIFY(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("1000"),
       "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on"),
@@ -31,19 +34,26 @@ public enum Profile {
       "client", List.of("vertx1", "r2dbcBatch")),
       List.of("\\.ReadBenchmark\\.hibernateScroll$"),
       new Iterations(1, 1, Duration.ofMillis(200), 2, Duration.ofMillis(200)),
-      new Budget(Duration.ofSeconds(6), Rtt.parse("20ms"))),
+      new Budget(Duration.ofSeconds(6), Rtt.parse("20ms"), List.of(
+          "\\.RoundTripBenchmark\\.selectOne$",
+          "\\.InsertBenchmark\\.(copyCsv|executeBatchRewritten)$",
+          "\\.HibernateInsertBenchmark\\.hibernatePersistBatched$",
+          "\\.NPlusOneBenchmark\\.(joinFetch|batchFetch16)$",
+          "\\.ReadBenchmark\\.(defaultFetch|fetchSize100)$",
+          "\\.TpcbBenchmark\\.jdbcTransaction$",
+          "\\.PipelineBenchmark\\.lookups$"))),
   /** Minutes: the latencies that tell the story, small sizes, short iterations. */
   QUICK(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("100", "1000", "10000"),
       "parents", List.of("10", "100"), "width", List.of("narrow"), "window", List.of("cold")),
       List.of(), new Iterations(1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500)),
-      new Budget(Duration.ofSeconds(15), null)),
+      new Budget(Duration.ofSeconds(15), null, null)),
   /**
    * Hours: the suites as declared, every RTT from 0.5 to 320 ms and sizes up to a million
    * rows, with their iterations (one 2 s warm-up, three 1 s measurements: an operation here
    * is round-trip bound, so a second holds hundreds of them at 0.5 ms and at least one
    * anywhere; three give the error bar).
    */
-  FULL(null, Map.of(), List.of(), null, new Budget(Duration.ofSeconds(60), null));
+  FULL(null, Map.of(), List.of(), null, new Budget(Duration.ofSeconds(60), null, null));
 
   /** The RTTs, or null: the suites' declared ones. */
   final List<Rtt> rtts;
@@ -65,17 +75,25 @@ public enum Profile {
   }
 
   /**
-   * How long a cell may take (its iterations within {@code limit}), and the highest RTT measured
-   * at all ({@code measuredUpTo}, or null: every RTT): a cell beyond either is predicted.
+   * How long a cell may take (its iterations within {@code limit}), the highest RTT measured
+   * at all ({@code measuredUpTo}, or null: every RTT), and the benchmarks measured at more than
+   * one RTT ({@code witnesses}, JMH include patterns, or null: all): a cell beyond any of them
+   * is predicted from its series' measured cells.
    */
-  record Budget(Duration limit, Rtt measuredUpTo) {
+  record Budget(Duration limit, Rtt measuredUpTo, List<String> witnesses) {
     boolean fits(BenchCommand.Planned p, Rtt rtt, double opMs) {
       return (measuredUpTo == null || rtt.compareTo(measuredUpTo) <= 0)
           && p.iterations().estimatedCellMs(opMs) <= limit.toMillis();
     }
 
+    /** Whether {@code p}, measured at one RTT, is measured at the others too. */
+    boolean measuresAgain(BenchCommand.Planned p) {
+      return witnesses == null
+          || witnesses.stream().anyMatch(w -> Pattern.compile(w).matcher(p.benchmark()).find());
+    }
+
     Budget withLimit(Duration newLimit) {
-      return new Budget(newLimit, measuredUpTo);
+      return new Budget(newLimit, measuredUpTo, witnesses);
     }
   }
 }

@@ -55,6 +55,21 @@ class BenchRunnerTest {
   }
 
   @Test
+  void verifyMeasuresAt20msOnlyEachSuitesWitnesses() {
+    Cell copy = cell("copyCsv", "1000", "0.5ms", 0.5, 9, 2);
+    Cell batch = cell("executeBatch", "1000", "0.5ms", 0.5, 30, 8);
+    assertThat(BenchCommand.predict(planned("copyCsv", "1000"), measured("20ms", 19.8),
+        List.of(copy), Profile.VERIFY.cellBudget)).isNull();
+    Cell predicted = BenchCommand.predict(planned("executeBatch", "1000"),
+        measured("20ms", 19.8), List.of(batch), Profile.VERIFY.cellBudget);
+    assertThat(predicted.predicted()).isTrue();
+    assertThat(predicted.timeMs()).isCloseTo(30 + 8 * (19.8 - 0.5), within(1e-9));
+    // the first RTT a series runs at is measured, witness or not (the testcontainers pass)
+    assertThat(BenchCommand.predict(planned("executeBatch", "1000"), measured("20ms", 19.8),
+        List.of(), Profile.VERIFY.cellBudget)).isNull();
+  }
+
+  @Test
   void aSuitesClientsAreJmhThreads() {
     assertThat(BenchCommand.threads(Series.of("TpcbBenchmark", "functionCall",
         Map.of("clients", "4", "scale", "1")))).isEqualTo(4);
