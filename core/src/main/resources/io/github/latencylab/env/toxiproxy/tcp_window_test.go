@@ -402,3 +402,23 @@ func theBufferGrowsWithTheWindow(t *testing.T, write int) {
 		t.Fatalf("the warm 781 kB went in %d flights, want 2", len(warm))
 	}
 }
+
+// What Toxiproxy has read but the toxic does not hold yet is the application's too: the toxic
+// reads no further while it holds data, where the application would have filled its buffer
+// and waited. A 100 kB reply behind a 15-segment window and a 20-segment buffer: the first
+// flight leaves 3 kB held, less than the buffer's room, with the rest in Toxiproxy's channel;
+// the sender waits, so the buffer doubles past the grown window and the next flight is the
+// window's 30 segments, not the old buffer's 20.
+func TestWhatToxiproxyReadAheadWaitsOnTheBufferToo(t *testing.T) {
+	rtt := 10 * time.Millisecond
+	toxic := linuxWindow(rtt.Microseconds())
+	toxic.InitialWindow = 15 * mss
+	toxic.InitialSendBuffer = 20 * mss
+	r := startWindow(toxic)
+	defer r.stop()
+	_, times, perTime := r.receive(t, len(r.sendWrites(100_000, 8192, time.Now())))
+	if perTime[times[0]] != 15*mss || perTime[times[1]] != 30*mss {
+		t.Fatalf("flights of %d and %d bytes; want the window's 15 and 30 segments (%d, %d)",
+			perTime[times[0]], perTime[times[1]], 15*mss, 30*mss)
+	}
+}
