@@ -106,9 +106,15 @@ public final class LabConfig {
         .withInitialReceiveWindowBytes(bytes(Setting.LINK_INITIAL_RECEIVE_WINDOW))
         .withRtoMinMicros(rtoMin);
     // auto: Linux's, twice the initial window, whatever window and segment were set
-    return link.withInitialSendBufferBytes(get(Setting.LINK_INITIAL_SEND_BUFFER).trim()
-        .equalsIgnoreCase("auto") ? 2 * link.initialWindowBytes()
-        : bytes(Setting.LINK_INITIAL_SEND_BUFFER));
+    if (get(Setting.LINK_INITIAL_SEND_BUFFER).trim().equalsIgnoreCase("auto")) {
+      return link.withInitialSendBufferBytes(2 * link.initialWindowBytes());
+    }
+    try {
+      return link.withInitialSendBufferBytes(bytes(Setting.LINK_INITIAL_SEND_BUFFER));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(invalid(Setting.LINK_INITIAL_SEND_BUFFER, "expected"
+          + " auto (twice the initial window) or bytes from 1 to 1GiB, e.g. 64KiB"), e);
+    }
   }
 
   private long positive(Setting setting, long max) {

@@ -98,6 +98,10 @@ class LabConfigTest {
         Map.of())).hasMessage("Invalid latencylab.link.maxWindow '3 GB' (from"
             + " -Dlatencylab.link.maxWindow): expected bytes from 1 to 1GiB, e.g. 3MiB, 4194304"
             + " or 512KiB");
+    assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.link.initialSendBuffer",
+        "automatic"), Map.of())).hasMessage("Invalid latencylab.link.initialSendBuffer"
+            + " 'automatic' (from -Dlatencylab.link.initialSendBuffer): expected auto (twice the"
+            + " initial window) or bytes from 1 to 1GiB, e.g. 64KiB");
     assertThatThrownBy(() -> LabConfig.from(Map.of(), Map.of("LATENCYLAB_LINK_INITIALWINDOW",
         "0"))).hasMessage("Invalid latencylab.link.initialWindow '0' (from"
             + " LATENCYLAB_LINK_INITIALWINDOW): expected a whole number from 1 to 1000");
