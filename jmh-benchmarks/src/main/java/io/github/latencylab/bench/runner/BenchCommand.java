@@ -133,7 +133,12 @@ public final class BenchCommand implements Callable<Integer> {
     List<Planned> plan = plan(include, profile.excluded, profile.sizes, overrides,
         profile.iterations);
     if (plan.isEmpty()) {
-      throw new IllegalArgumentException("No benchmark matches --include '" + include + "'");
+      boolean leftOut = !profile.excluded.isEmpty()
+          && !plan(include, List.of(), profile.sizes, overrides, profile.iterations).isEmpty();
+      throw new IllegalArgumentException("No benchmark matches --include '" + include + "'"
+          + (leftOut ? " in the " + profile.name().toLowerCase(Locale.ROOT) + " profile, which"
+              + " leaves out " + String.join(", ", profile.excluded) + " (the other profiles"
+              + " run it)" : ""));
     }
     List<Rtt> sweep = rtts != null ? new ArrayList<>(new TreeSet<>(rtts))
         : profile.rtts != null ? profile.rtts : declaredRtts(plan);

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** The runner's planning and prediction, on fixed inputs. */
 class BenchRunnerTest {
@@ -133,6 +134,19 @@ class BenchRunnerTest {
     assertThat(BenchCommand.profile("FULL")).isEqualTo(Profile.FULL);
     assertThatThrownBy(() -> BenchCommand.profile("huge"))
         .hasMessage("Invalid --profile 'huge': expected quick, full or verify");
+  }
+
+  @Test
+  void aBenchmarkTheProfileLeavesOutIsNamedSo() {
+    BenchCommand bench = new BenchCommand();
+    new CommandLine(bench).parseArgs("--profile", "verify", "--include",
+        "ReadBenchmark.hibernateScroll$");
+    assertThatThrownBy(bench::call).hasMessage("No benchmark matches --include"
+        + " 'ReadBenchmark.hibernateScroll$' in the verify profile, which leaves out"
+        + " \\.ReadBenchmark\\.hibernateScroll$ (the other profiles run it)");
+    new CommandLine(bench).parseArgs("--profile", "verify", "--include", "NoSuchBenchmark");
+    assertThatThrownBy(bench::call)
+        .hasMessage("No benchmark matches --include 'NoSuchBenchmark'");
   }
 
   @Test
