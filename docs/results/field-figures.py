@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Field figures beside ours: reads a bench results.json (and optionally a JMH JSON with the
-single-shot 1,000,000-row row-by-row load, and copy-reference's output) and prints Markdown.
+single-shot 1,000,000-row row-by-row load, copy-reference's output, and the 10,000-row run's
+results.json) and prints Markdown.
 
-  python3 docs/results/field-figures.py RESULTS_JSON [EACH_1M_JMH_JSON] [COPY_REFERENCE_TXT]
+  python3 docs/results/field-figures.py RESULTS_JSON [EACH_1M_JMH_JSON] [COPY_REFERENCE_TXT] \
+      [ROWS_10000_RESULTS_JSON]
 """
 import json
 import sys
@@ -69,7 +71,28 @@ def main():
             out.append("```")
             out.append(f.read().strip())
             out.append("```")
+    if len(sys.argv) > 4:
+        out.append("\n" + ten_thousand(cells(sys.argv[4])))
     print("\n".join(out))
+
+
+def ten_thousand(ms):
+    """Each strategy's round trips and time for 10,000 rows at 0.5 and 320 ms, fastest last,
+    with its speedup over row by row."""
+    rtts = ("0.5ms", "320ms")
+    ms = [m for m in ms if m["params"].get("rows") == "10000"]
+    strategies = sorted({m["strategy"] for m in ms},
+                        key=lambda s: -find(ms, s, "10000", "320ms")["timeMs"])
+    base = {r: find(ms, "executeEach", "10000", r) for r in rtts}
+    out = ["| strategy | round trips / 10,000 rows | 0.5 ms | speedup vs executeEach | 320 ms"
+           " | speedup vs executeEach |", "|---|---:|---:|---:|---:|---:|"]
+    for s in strategies:
+        row = [s, pages.count(find(ms, s, "10000", rtts[0])["roundTripsPerOp"])]
+        for r in rtts:
+            m = find(ms, s, "10000", r)
+            row += [cell(m), f"{base[r]['timeMs'] / m['timeMs']:,.0f}x"]
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -95,10 +95,12 @@ public final class CopyReferenceCommand implements Callable<Integer> {
         "%-6s | %-9s | %-27s | %-10s | %-27s | %-8s | %-27s | %s%n", "RTT", "measured",
         "psql \\copy rows/s", "psql start", "CopyLoader CSV rows/s", "CSV/psql",
         "CopyLoader BINARY rows/s", "BINARY/CSV"));
+    String described;
     try (Lab lab = Lab.start(labOptions.config());
         Progress progress = new Progress("copy-reference", (long) rtts.size() * (runs + 1) * 3)) {
       writeCsv(csv, values);
-      System.err.println("latency-lab: " + lab.describe() + "; " + rows + " rows, CSV file "
+      described = lab.describe();
+      System.err.println("latency-lab: " + described + "; " + rows + " rows, CSV file "
           + Files.size(csv) / (1024 * 1024) + " MiB");
       createTable(lab.directDataSource());
       for (Rtt rtt : rtts) {
@@ -148,8 +150,10 @@ public final class CopyReferenceCommand implements Callable<Integer> {
         + " load per tool at each RTT; the tools take turns.");
     System.out.println("psql \\copy: timed by \\timing inside its session, from the CSV file"
         + " (the text CopyLoader's CSV sends); psql start: launching psql, connecting through"
-        + " the proxy and exiting, median, not in its rows/s. CopyLoader: load() on an open"
-        + " connection.");
+        + " the proxy and exiting, median, not in its rows/s. CopyLoader: load() on a"
+        + " connection opened for it, not timed. Each load is on a new connection: through a"
+        + " link with a window, the tools alike start on a cold one.");
+    System.out.println("Lab: " + described);
     System.out.println("Load average (1, 5, 15 min) at start: " + load + "; at end: "
         + loadAverage());
     return 0;
