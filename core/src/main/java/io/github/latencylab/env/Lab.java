@@ -481,6 +481,21 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  /**
+   * Calibrates {@code rtt} again and sets it: what the path itself adds can move on a shared
+   * machine (a load that came or went since the first calibration), and the toxics were sized
+   * on it. Returns the new calibration's measurement (null where the Lab does not calibrate).
+   */
+  public RttMeasurement recalibrate(Rtt rtt) {
+    requireControl(rtt);
+    try {
+      return latency.recalibrate(rtt);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
+          + e.getMessage(), e);
+    }
+  }
+
   /** The RTT set by {@link #rtt(Rtt)}; an attached Lab does not know its owner's. */
   public Rtt rtt() {
     requireControl(Rtt.ZERO);

@@ -163,6 +163,12 @@ final class LatencyControl implements AutoCloseable {
     return best;
   }
 
+  /** Forgets what calibrating {@code rtt} found, calibrates it again and sets it. */
+  synchronized RttMeasurement recalibrate(Rtt rtt) throws SQLException {
+    calibrated.remove(rtt);
+    return set(rtt);
+  }
+
   synchronized Rtt current() {
     return current;
   }
