@@ -5,6 +5,8 @@ results.json) and prints Markdown.
 
   python3 docs/results/field-figures.py RESULTS_JSON [EACH_1M_JMH_JSON] [COPY_REFERENCE_TXT] \
       [ROWS_10000_RESULTS_JSON]
+
+"-" for EACH_1M_JMH_JSON: not measured (the table shows the model's prediction).
 """
 import json
 import sys
@@ -13,8 +15,14 @@ import pages
 from pages import dur, load
 
 
+def scaled(m):
+    return m is not None and m["predicted"] and m.get("note", "").startswith("predicted by scaling")
+
+
 def cell(m):
-    return pages.cell(m, "*")
+    """A cell's time: * predicted from the same row's measured cells, ~ scaled from a smaller
+    size."""
+    return dur(m["timeMs"]) + "~" if scaled(m) else pages.cell(m, "*")
 
 
 def cells(path):
@@ -31,7 +39,7 @@ def find(ms, strategy, rows, rtt):
 def main():
     ms = cells(sys.argv[1])
     each_1m = None
-    if len(sys.argv) > 2:
+    if len(sys.argv) > 2 and sys.argv[2] != "-":
         with open(sys.argv[2]) as f:
             run = json.load(f)[0]
         each_1m = run["primaryMetric"]["score"]  # ms, single shot
@@ -58,11 +66,16 @@ def main():
         if s == "executeEach" and each_1m is not None:
             row[0] = f"{dur(each_1m)} (single shot)"
         out.append(f"| {s} | " + " | ".join(row) + " |")
+    out.append("\n\\* predicted by the model from the same row's measured cells; ~ scaled from the"
+               " 1,000-row cell at the same RTT (time, round trips and statements x1,000), an"
+               " estimate where measuring would have taken longer than the budget.")
     base = find(ms, "copyCsv", "1000000", "0ms")
-    each0 = each_1m if each_1m is not None else (find(ms, "executeEach", "1000000", "0ms") or {}).get("timeMs")
+    each_cell = find(ms, "executeEach", "1000000", "0ms")
+    each0 = each_1m if each_1m is not None else (each_cell or {}).get("timeMs")
+    each_shown = dur(each_1m) if each_1m is not None else cell(each_cell)
     batch0 = find(ms, "executeBatch", "1000000", "0ms")
     if base and batch0 and each0:
-        out.append(f"\nOrdering at 0 ms: row by row {dur(each0)} > batch {dur(batch0['timeMs'])} > COPY "
+        out.append(f"\nOrdering at 0 ms: row by row {each_shown} > batch {cell(batch0)} > COPY "
                    f"{dur(base['timeMs'])}; ratios row-by-row/batch {each0 / batch0['timeMs']:.1f} "
                    f"(seed 1.5), batch/COPY {batch0['timeMs'] / base['timeMs']:.1f} (seed 13.6).")
     if len(sys.argv) > 3:
