@@ -472,13 +472,7 @@ public final class Lab implements AutoCloseable {
    * too. Returns the calibration measurement when this call calibrated the setting, else null.
    */
   public RttMeasurement rtt(Rtt rtt) {
-    requireControl(rtt);
-    try {
-      return latency.set(rtt);
-    } catch (SQLException e) {
-      throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
-          + e.getMessage(), e);
-    }
+    return probing(rtt, () -> latency.set(rtt));
   }
 
   /**
@@ -487,13 +481,7 @@ public final class Lab implements AutoCloseable {
    * on it. Returns the new calibration's measurement (null where the Lab does not calibrate).
    */
   public RttMeasurement recalibrate(Rtt rtt) {
-    requireControl(rtt);
-    try {
-      return latency.recalibrate(rtt);
-    } catch (SQLException e) {
-      throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
-          + e.getMessage(), e);
-    }
+    return probing(rtt, () -> latency.recalibrate(rtt));
   }
 
   /** The RTT set by {@link #rtt(Rtt)}; an attached Lab does not know its owner's. */
@@ -512,13 +500,23 @@ public final class Lab implements AutoCloseable {
 
   /** Sets {@code rtt} and measures the baseline and the added RTT with {@code samples} probes. */
   public RttMeasurement measure(Rtt rtt, int samples) {
+    return probing(rtt, () -> latency.measure(rtt, samples));
+  }
+
+  /** What the latency control does about {@code rtt}, a failed probe named with the setting. */
+  private RttMeasurement probing(Rtt rtt, Probing probing) {
     requireControl(rtt);
     try {
-      return latency.measure(rtt, samples);
+      return probing.run();
     } catch (SQLException e) {
       throw new IllegalStateException("Could not probe the latency of " + rtt + ": "
           + e.getMessage(), e);
     }
+  }
+
+  @FunctionalInterface
+  private interface Probing {
+    RttMeasurement run() throws SQLException;
   }
 
   /**

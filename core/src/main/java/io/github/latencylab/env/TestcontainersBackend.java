@@ -147,6 +147,7 @@ final class TestcontainersBackend implements Backend {
   }
 
   @Override
+  @SuppressWarnings("try") // a connection opened only to see the server answer
   public synchronized void restart() {
     postgres.getDockerClient().restartContainerCmd(postgres.getContainerId()).withTimeout(30)
         .exec();

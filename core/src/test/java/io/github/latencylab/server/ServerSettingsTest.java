@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /** Server settings by name on the embedded Lab: applied, read back, restored, refused. */
+@SuppressWarnings("try") // each SettingChange is a scope: closing it restores the setting
 class ServerSettingsTest {
 
   private static Lab lab;

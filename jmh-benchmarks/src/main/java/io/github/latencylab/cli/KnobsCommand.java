@@ -40,6 +40,7 @@ import picocli.CommandLine.Option;
         + " shared_buffers smaller and larger than the data set, and the buffer cache cold"
         + " after a restart, warm, and prewarmed with pg_prewarm. Each setting is applied with"
         + " ALTER SYSTEM (a restart where it needs one) and restored."})
+@SuppressWarnings("try") // each SettingChange is a scope: closing it restores the setting
 public final class KnobsCommand implements Callable<Integer> {
 
   static final List<String> EXPERIMENTS = List.of("wal-buffers", "work-mem", "shared-buffers",
