@@ -15,14 +15,10 @@ import pages
 from pages import dur, load
 
 
-def scaled(m):
-    return m is not None and m["predicted"] and m.get("note", "").startswith("predicted by scaling")
-
-
 def cell(m):
     """A cell's time: * predicted from the same row's measured cells, ~ scaled from a smaller
     size."""
-    return dur(m["timeMs"]) + "~" if scaled(m) else pages.cell(m, "*")
+    return dur(m["timeMs"]) + "~" if pages.scaled(m) else pages.cell(m, "*")
 
 
 def cells(path):

@@ -43,6 +43,11 @@ def count(x):
     return fixed(x, 0) if x == round(x) else fixed(x, 2)
 
 
+def scaled(m):
+    """Whether a cell is the model's estimate scaled from a smaller size (LatencyModel.scale)."""
+    return m is not None and m["predicted"] and m.get("note", "").startswith("predicted by scaling")
+
+
 def cell(m, star="\\*"):
     """A cell's time, predicted ones marked."""
     if m is None:

@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pages import count, dur, fixed, load  # noqa: E402
+from pages import count, dur, fixed, load, scaled  # noqa: E402
 
 CLIENTS = {
     "jdbcOneByOne": "pgjdbc, one statement at a time",
@@ -60,7 +60,7 @@ def workloads(results, pgbench):
         out.setdefault(key, {}).setdefault(c["params"]["client"], {})[c["rtt"]] = {
             "timeMs": c["timeMs"], "roundTrips": c["roundTripsPerOp"],
             "windowFlights": c.get("windowRoundTripsPerOp", 0.0),
-            "predicted": c["predicted"], "scaled": "scaling" in c.get("note", "")}
+            "predicted": c["predicted"], "scaled": scaled(c)}
     for report in pgbench:
         key = (report["workload"], int(report.get("rowsPerTransaction", 0)))
         # where no proxied run of a mode ran, its model's T0 is the run straight to the server
