@@ -251,14 +251,14 @@ func TestTheWindowOutgrowsTheCapAndOutlastsAHalving(t *testing.T) {
 	rtt := 5 * time.Millisecond
 	toxic := linuxWindow(rtt.Microseconds())
 	toxic.MaxWindow = 50_000
-	toxic.RTOMin = 20_000 // an RTO of 25 ms
+	toxic.RTOMin = 95_000 // an RTO of 100 ms: a busy machine's late wake-up stays well inside it
 	r := startWindow(toxic)
 	defer r.stop()
 	r.receive(t, len(r.send(1_000_000, time.Now())))
 	if cwnd := r.stub.State.(*windowState).cwnd; cwnd < 2*50_000-mss {
 		t.Fatalf("window %d after 1 MB under a 50,000 B cap, want about twice the cap", cwnd)
 	}
-	time.Sleep(rtt + 40*time.Millisecond) // idle ~1.6 timeouts after the last ack: one halving
+	time.Sleep(rtt + 160*time.Millisecond) // idle ~1.6 timeouts after the last ack: one halving
 	_, times, perTime := r.receive(t, len(r.send(200_000, time.Now())))
 	if perTime[times[0]] != 50_000 {
 		t.Fatalf("first flight after one halving %d bytes, want the cap, 50000", perTime[times[0]])
