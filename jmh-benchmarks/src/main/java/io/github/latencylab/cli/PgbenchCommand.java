@@ -72,10 +72,16 @@ public final class PgbenchCommand implements Callable<Integer> {
       description = "Concurrent clients, each its own connection (default: ${DEFAULT-VALUE})")
   List<Integer> clients;
 
-  @Option(names = "--duration", paramLabel = "D", defaultValue = "10s",
-      description = "How long each tool runs each configuration, whole seconds (default:"
-          + " ${DEFAULT-VALUE})")
+  @Option(names = "--duration", paramLabel = "D",
+      description = "How long each tool runs each configuration, whole seconds or minutes"
+          + " (pgbench -T; default: 10s)")
   String duration;
+
+  @Option(names = "--transactions", paramLabel = "N",
+      description = "Instead of --duration: each client runs N transactions (pgbench -t; the"
+          + " JDBC twin warms up with as many first), so a run's length does not depend on the"
+          + " machine's speed")
+  Integer transactions;
 
   @Option(names = "--scale", paramLabel = "N", defaultValue = "1",
       description = "pgbench's scale: N branches, 10N tellers, 100,000N accounts (default:"
@@ -157,14 +163,26 @@ public final class PgbenchCommand implements Callable<Integer> {
   }
 
   record Report(String kind, String measuredAt, String pgbenchVersion, String workload,
-      int rowsPerTransaction, int scale, int durationSeconds, LabEnvironment environment,
+      int rowsPerTransaction, int scale, int durationSeconds, int transactionsPerClient,
+      LabEnvironment environment,
       List<PgSetting> serverSettings, List<Row> rows, List<String> findings) {
   }
 
   @Override
   @SuppressWarnings("try") // each SettingChange is a scope: closing it restores the setting
   public Integer call() throws Exception {
-    int seconds = seconds(duration);
+    if (duration != null && transactions != null) {
+      throw new IllegalArgumentException("--duration and --transactions exclude each other: a"
+          + " run is either timed (pgbench -T) or counted (pgbench -t)");
+    }
+    if (transactions != null && transactions < 1) {
+      throw new IllegalArgumentException("Invalid --transactions " + transactions
+          + ": expected at least 1");
+    }
+    int seconds = transactions == null ? seconds(duration == null ? "10s" : duration) : 0;
+    TpcbDriver.Length length = transactions == null
+        ? TpcbDriver.Length.timed(Duration.ofSeconds(seconds))
+        : TpcbDriver.Length.counted(transactions);
     for (String mode : modes) {
       if (!MODES.contains(mode)) {
         throw new IllegalArgumentException("Invalid --modes value '" + mode
@@ -196,7 +214,8 @@ public final class PgbenchCommand implements Callable<Integer> {
         Progress progress = new Progress("pgbench", steps)) {
       System.err.println("latency-lab: " + lab.describe() + "; " + version + "; " + workload
           + (workload == PgbenchWorkload.inserts ? " of " + rowsPerTransaction + " rows" : "")
-          + ", scale " + scale + ", " + seconds + " s per run");
+          + ", scale " + scale + ", " + (transactions == null ? seconds + " s per run"
+              : transactions + " transactions per client per run"));
       progress.working("creating " + workload + "'s tables");
       workload.create(lab.directDataSource(), scale);
       String searchPath = searchPath(lab);
@@ -226,13 +245,13 @@ public final class PgbenchCommand implements Callable<Integer> {
                 progress.working("pgbench " + what);
                 workload.prepareRun(lab.directDataSource());
                 rows.add(pgbench(binary, lab.target(), searchPath, mode, scripts.get(mode), c,
-                    seconds, rtt.toString(), rtt.millis(), measured.addedMeanMs(), sc,
+                    length, rtt.toString(), rtt.millis(), measured.addedMeanMs(), sc,
                     pgbenchTrips.get(mode)));
                 progress.step();
                 if (twin) {
                   progress.working("jdbc " + what);
                   workload.prepareRun(lab.directDataSource());
-                  rows.add(jdbc(lab, mode, c, seconds, measured, sc));
+                  rows.add(jdbc(lab, mode, c, length, measured, sc));
                   progress.step();
                 }
               }
@@ -259,7 +278,7 @@ public final class PgbenchCommand implements Callable<Integer> {
                       + mode);
                   workload.prepareRun(lab.directDataSource());
                   rows.add(pgbench(binary, place.getValue(), searchPath, mode,
-                      scripts.get(mode), c, seconds, place.getKey(), 0, 0, sc,
+                      scripts.get(mode), c, length, place.getKey(), 0, 0, sc,
                       pgbenchTrips.get(mode)));
                   progress.step();
                 }
@@ -278,7 +297,7 @@ public final class PgbenchCommand implements Callable<Integer> {
     findings.forEach(f -> System.out.println("finding: " + f));
     json.write(() -> new Report("pgbench", Instant.now().toString(), version, workload.name(),
         workload == PgbenchWorkload.inserts ? rowsPerTransaction : 0, scale, seconds,
-        environment, settings, modelled, findings), System.out::println);
+        transactions == null ? 0 : transactions, environment, settings, modelled, findings), System.out::println);
     return 0;
   }
 
@@ -391,22 +410,27 @@ public final class PgbenchCommand implements Callable<Integer> {
   }
 
   /**
-   * One pgbench run, or, where its round trips alone would leave fewer than
-   * {@value #LEAST_TRANSACTIONS} transactions in the run ({@code seconds}), none: pgbench's
-   * latency average is the run's time over its transactions, so a run of one or two long ones
-   * is mostly its start and its end. The row's time is then the model's (NaN here, filled in by
-   * {@link #withModel}).
+   * One pgbench run, or, where a timed run's round trips alone would leave fewer than
+   * {@value #LEAST_TRANSACTIONS} transactions in it, none: pgbench's latency average is the
+   * run's time over its transactions, so a run of one or two long ones is mostly its start and
+   * its end. The row's time is then the model's (NaN here, filled in by {@link #withModel}).
    */
   private static Row pgbench(Path binary, PostgresTarget target, String searchPath, String mode,
-      Path script, int clients, int seconds, String rtt, double rttMs, double addedRttMs,
-      String synchronousCommit, double roundTrips) throws IOException, InterruptedException {
-    if (roundTrips * addedRttMs * LEAST_TRANSACTIONS > seconds * 1000.0) {
+      Path script, int clients, TpcbDriver.Length length, String rtt, double rttMs,
+      double addedRttMs, String synchronousCommit, double roundTrips)
+      throws IOException, InterruptedException {
+    long seconds = length.duration().toSeconds();
+    if (!length.isCounted() && roundTrips * addedRttMs * LEAST_TRANSACTIONS > seconds * 1000.0) {
       return new Row("pgbench", mode, rtt, rttMs, addedRttMs, clients, synchronousCommit, 0,
           Double.NaN, Double.NaN, roundTrips, Double.NaN, Double.NaN);
     }
-    List<String> command = command(binary, target, mode, script, clients,
-        List.of("-T", Integer.toString(seconds)));
-    String out = run(command, pgEnvironment(target, searchPath), seconds + 120L);
+    List<String> command = command(binary, target, mode, script, clients, length.isCounted()
+        ? List.of("-t", Long.toString(length.transactionsPerClient()))
+        : List.of("-T", Long.toString(seconds)));
+    // a counted run: its round trips at the RTT, twice over, and room to start
+    long timeout = length.isCounted() ? 120L + (long) (2 * roundTrips * addedRttMs
+        * length.transactionsPerClient() / 1000) : seconds + 120L;
+    String out = run(command, pgEnvironment(target, searchPath), timeout);
     double tps = number(out, "tps = ([0-9.]+) \\(without initial connection time\\)", command);
     double latency = number(out, "latency average = ([0-9.]+) ms", command);
     long transactions = (long) number(out, "number of transactions actually processed: (\\d+)",
@@ -457,8 +481,8 @@ public final class PgbenchCommand implements Callable<Integer> {
   }
 
   /** The JDBC twin: the same transaction, statement by statement, from {@code clients} threads. */
-  private static Row jdbc(Lab lab, String mode, int clients, int seconds, RttMeasurement rtt,
-      String synchronousCommit) throws Exception {
+  private static Row jdbc(Lab lab, String mode, int clients, TpcbDriver.Length length,
+      RttMeasurement rtt, String synchronousCommit) throws Exception {
     WireDataSource ds = switch (mode) {
       case "simple" -> lab.dataSource().withProperty("preferQueryMode", "simple");
       case "prepared" -> lab.dataSource().withProperty("prepareThreshold", "1");
@@ -467,7 +491,7 @@ public final class PgbenchCommand implements Callable<Integer> {
     TpcbTransaction shape = mode.equals("pipeline") ? TpcbTransaction.multiStatement
         : TpcbTransaction.statementByStatement;
     int scale = scale(lab);
-    TpcbDriver.Result r = TpcbDriver.run(ds, clients, Duration.ofSeconds(seconds), WARMUP,
+    TpcbDriver.Result r = TpcbDriver.run(ds, clients, length, WARMUP,
         (connection, i) -> {
           TpcbTransaction.Client client = new TpcbTransaction.Client(connection,
               shape, scale, 42L + i);

@@ -93,12 +93,14 @@ class PgbenchCommandTest {
     assumeThat(pgbench).as("pgbench on this machine").isPresent();
     Path json = dir.resolve("pgbench.json");
     ReportCommandTest.Run r = ReportCommandTest.run("pgbench", "--rtt", "0ms", "--clients", "1",
-        "--duration", "1s", "--synchronous-commit", "off", "--backend", "embedded",
+        "--transactions", "50", "--synchronous-commit", "off", "--backend", "embedded",
         "--modes", "simple,pipeline",
         "--pgbench", pgbench.get().toString(), "--json", json.toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(json.toFile());
     assertThat(report.path("pgbenchVersion").asText()).startsWith("pgbench (PostgreSQL)");
+    assertThat(report.path("transactionsPerClient").asInt()).isEqualTo(50);
+    assertThat(report.path("durationSeconds").asInt()).isZero();
     JsonNode rows = report.path("rows");
     assertThat(rows).hasSize(4);
     List<String> seen = new ArrayList<>();
@@ -107,7 +109,7 @@ class PgbenchCommandTest {
       assertThat(row.path("rttMs").asDouble()).isZero();
       assertThat(row.path("clients").asInt()).isEqualTo(1);
       assertThat(row.path("synchronousCommit").asText()).isEqualTo("off");
-      assertThat(row.path("transactions").asLong()).isPositive();
+      assertThat(row.path("transactions").asLong()).as(row.toString()).isEqualTo(50);
       assertThat(row.path("tps").asDouble()).isPositive();
       assertThat(row.path("latencyMs").asDouble()).isPositive();
       // one RTT: nothing but the row itself to fit the model on, so no model
@@ -133,8 +135,8 @@ class PgbenchCommandTest {
     assumeThat(pgbench).as("pgbench on this machine").isPresent();
     Path json = dir.resolve("inserts.json");
     ReportCommandTest.Run r = ReportCommandTest.run("pgbench", "--workload", "inserts",
-        "--rows", "100", "--modes", "prepared,pipeline", "--rtt", "0.5ms", "--clients", "1",
-        "--duration", "1s", "--synchronous-commit", "off", "--local", "--backend", "embedded",
+        "--rows", "100", "--modes", "prepared,pipeline", "--rtt", "0.5ms", "--clients", "2",
+        "--transactions", "3", "--synchronous-commit", "off", "--local", "--backend", "embedded",
         "--pgbench", pgbench.get().toString(), "--json", json.toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(json.toFile());
@@ -144,7 +146,7 @@ class PgbenchCommandTest {
     for (JsonNode row : report.path("rows")) {
       seen.add(row.path("tool").asText() + " " + row.path("rtt").asText() + " "
           + row.path("mode").asText() + " " + row.path("roundTripsPerTransaction").asDouble());
-      assertThat(row.path("transactions").asLong()).as(row.toString()).isPositive();
+      assertThat(row.path("transactions").asLong()).as(row.toString()).isEqualTo(2 * 3);
     }
     assertThat(seen).as("pgbench alone: the JDBC clients are PipelineBenchmark's")
         .containsExactly("pgbench 0.5ms prepared 102.0", "pgbench 0.5ms pipeline 1.0",
@@ -209,6 +211,11 @@ class PgbenchCommandTest {
             + " prepared or pipeline\n");
     assertThat(ReportCommandTest.run("pgbench", "--workload", "inserts", "--rows", "0").err())
         .isEqualTo("latency-lab: --clients, --scale and --rows must be at least 1\n");
+    assertThat(ReportCommandTest.run("pgbench", "--duration", "2s", "--transactions", "5").err())
+        .isEqualTo("latency-lab: --duration and --transactions exclude each other: a run is"
+            + " either timed (pgbench -T) or counted (pgbench -t)\n");
+    assertThat(ReportCommandTest.run("pgbench", "--transactions", "0").err())
+        .isEqualTo("latency-lab: Invalid --transactions 0: expected at least 1\n");
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.github.latencylab.wire.WireStats;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -14,10 +15,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A timed run the way pgbench makes one: {@code clients} connections, each in its own thread,
- * each running transactions back to back for the duration, after an uncounted warmup (pgjdbc's
- * code paths need the JIT; pgbench is native code and needs none). Round trips are counted on
- * each connection at the socket.
+ * A run the way pgbench makes one: {@code clients} connections, each in its own thread, each
+ * running transactions back to back for a duration (pgbench -T) or a number of transactions
+ * (pgbench -t), after an uncounted warmup (pgjdbc's code paths need the JIT; pgbench is native
+ * code and needs none). Round trips are counted on each connection at the socket.
  */
 public final class TpcbDriver {
 
@@ -45,10 +46,36 @@ public final class TpcbDriver {
       double roundTripsPerTransaction) {
   }
 
+  /**
+   * How long each client runs: for a duration, or for a number of transactions (then its
+   * warmup is as many transactions: a counted run is a quick one, and its time must not
+   * depend on the machine's speed).
+   */
+  public record Length(Duration duration, long transactionsPerClient) {
+
+    public static Length timed(Duration duration) {
+      return new Length(duration, Long.MAX_VALUE);
+    }
+
+    public static Length counted(long transactionsPerClient) {
+      return new Length(ChronoUnit.FOREVER.getDuration(), transactionsPerClient);
+    }
+
+    public boolean isCounted() {
+      return transactionsPerClient != Long.MAX_VALUE;
+    }
+  }
+
   private TpcbDriver() {
   }
 
   public static Result run(WireDataSource dataSource, int clients, Duration duration,
+      Duration warmup, ClientFactory factory) throws Exception {
+    return run(dataSource, clients, Length.timed(duration), warmup, factory);
+  }
+
+  /** A run of {@code length}; {@code warmup} applies to a timed one. */
+  public static Result run(WireDataSource dataSource, int clients, Length length,
       Duration warmup, ClientFactory factory) throws Exception {
     List<Connection> connections = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -65,17 +92,23 @@ public final class TpcbDriver {
         Transaction tx = transactions.get(i);
         Connection c = connections.get(i);
         futures.add(pool.submit(() -> {
-          long warm = System.nanoTime() + warmup.toNanos();
-          while (System.nanoTime() < warm) {
-            tx.run();
+          if (length.isCounted()) {
+            for (long n = 0; n < length.transactionsPerClient(); n++) {
+              tx.run();
+            }
+          } else {
+            long warm = System.nanoTime() + warmup.toNanos();
+            while (System.nanoTime() < warm) {
+              tx.run();
+            }
           }
           start.await();
           WireStats before = dataSource.counterOf(c).snapshot();
           long begin = System.nanoTime();
-          long end = begin + duration.toNanos();
+          long end = length.isCounted() ? Long.MAX_VALUE : begin + length.duration().toNanos();
           long count = 0;
           long now = begin;
-          while (now < end) {
+          while (now < end && count < length.transactionsPerClient()) {
             tx.run();
             now = System.nanoTime();
             count++;
@@ -89,14 +122,15 @@ public final class TpcbDriver {
       long trips = 0;
       long longest = 0;
       for (Future<long[]> f : futures) {
-        long[] r = f.get(duration.plus(warmup).toSeconds() + 600, TimeUnit.SECONDS);
+        long[] r = length.isCounted() ? f.get() : f.get(length.duration().plus(warmup)
+            .toSeconds() + 600, TimeUnit.SECONDS);
         count += r[0];
         busy += r[1];
         trips += r[2];
         longest = Math.max(longest, r[1]);
       }
       if (count == 0) {
-        throw new IllegalStateException("No transaction completed in " + duration);
+        throw new IllegalStateException("No transaction completed in " + length.duration());
       }
       return new Result(count, count / (longest / 1e9), busy / 1e6 / count,
           (double) trips / count);
