@@ -7,7 +7,7 @@ package io.github.latencylab.wire;
  *
  * <p>A {@link WireCounter} classifies only while it traces ({@link WireCounter#trace()}), as
  * the JUnit extension's counted sections do; elsewhere (the benchmarks) everything is the
- * workload's and nothing is classified.
+ * workload's and nothing is classified but each connection's own set-up.
  */
 public enum Overhead {
 

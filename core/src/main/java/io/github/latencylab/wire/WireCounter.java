@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * validation, pool and driver housekeeping, its {@link Overhead}, counted apart
  * ({@link #overhead(Overhead)}). Tracing walks the writing thread's stack once per round trip,
  * so it is off unless asked for (the JUnit extension's counted sections turn it on; the
- * benchmarks never do).
+ * benchmarks never do). A connection's own set-up is classified whether traced or not (a few
+ * stack walks per connection): a pool's thread may begin it before a test counts and finish it
+ * inside the count.
  */
 public final class WireCounter {
 
@@ -65,6 +67,8 @@ public final class WireCounter {
   // of a connection's counter: who asked for the round trip under way (null when not tracing)
   private volatile CallSites.Origin origin;
   private long tripsStarted;
+  // of a connection's counter: until a round trip that is not the connection's set-up
+  private boolean settingUp = true;
 
   public WireCounter() {
     this(null);
@@ -226,7 +230,7 @@ public final class WireCounter {
       if (w != null) {
         w.downstream().end();
       }
-      origin = traces() ? CallSites.origin() : null;
+      origin = origin();
     }
     awaitingReply = true;
     CallSites.Origin o = origin;
@@ -245,6 +249,16 @@ public final class WireCounter {
       depth.clientBegins();
       tap.sent(buf, off, len);
     }
+  }
+
+  // who asks for the round trip beginning: while tracing, and while the connection is set up
+  private CallSites.Origin origin() {
+    if (!traces() && !settingUp) {
+      return null;
+    }
+    CallSites.Origin o = CallSites.origin();
+    settingUp = settingUp && o.overhead() == Overhead.CONNECT;
+    return traces() || settingUp ? o : null;
   }
 
   synchronized void received(byte[] buf, int off, int bytes) {

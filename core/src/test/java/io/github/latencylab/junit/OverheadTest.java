@@ -9,6 +9,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.wire.CountingSocketFactory;
+import io.github.latencylab.wire.Overhead;
+import io.github.latencylab.wire.WireCounter;
+import io.github.latencylab.wire.WireDataSource;
+import io.github.latencylab.wire.WireStats;
 import java.sql.Connection;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -107,6 +112,34 @@ class OverheadTest {
         .hasMessageContaining("     1  \n     2  SELECT $1::int AS n\n")
         .hasMessageEndingWith("counted, of which overhead: connection validation 1 round trip"
             + " ((empty query))\n");
+  }
+
+  /**
+   * A connection's set-up is known for what it is before anything counts too: a pool's
+   * background thread may begin it before a test starts counting (which turns tracing on) and
+   * finish it inside the count. Here on a counter that never traces.
+   */
+  @Test
+  void aConnectionsSetUpIsOverheadBeforeAnyCounting(Lab lab) throws Exception {
+    WireCounter untraced = new WireCounter();
+    String name = "overhead-test-untraced";
+    CountingSocketFactory.register(name, untraced);
+    try {
+      WireDataSource dataSource = new WireDataSource(lab.target().jdbcUrl(),
+          lab.target().user(), lab.target().password(), name, untraced);
+      try (Connection c = dataSource.getConnection()) {
+        WireStats connect = untraced.snapshot();
+        // startup and authentication, then pgjdbc's SET, as when counted above
+        assertThat(connect.roundTrips()).isEqualTo(3);
+        assertThat(untraced.overhead(Overhead.CONNECT)).isEqualTo(connect);
+        select(c, 1);
+        assertThat(untraced.snapshot().minus(connect).roundTrips()).isEqualTo(1);
+        assertThat(untraced.overhead(Overhead.CONNECT)).as("what follows: not classified")
+            .isEqualTo(connect);
+      }
+    } finally {
+      CountingSocketFactory.unregister(name);
+    }
   }
 
   @Test
