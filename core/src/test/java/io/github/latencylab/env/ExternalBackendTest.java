@@ -20,6 +20,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * works and is counted, everything latency-lab creates lives in its own schema and goes away,
  * nothing of the user's is touched, the URL's parameters are kept, the password shows nowhere.
  */
+@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
 class ExternalBackendTest {
 
   private static final String SCHEMA = "latency_lab";

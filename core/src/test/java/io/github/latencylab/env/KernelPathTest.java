@@ -29,6 +29,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.core.BaseConnection;
@@ -39,6 +40,7 @@ import org.postgresql.core.BaseConnection;
  * speed beyond a loose upper bound. Needs root: where it is missing the tests say why and skip,
  * except as root or in CI, where a missing condition fails them.
  */
+@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
 class KernelPathTest {
 
   private static final Path SOURCES =

@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Starting and stopping: what a Lab gives, and that nothing is left running after it (the
  * external backend: {@link ExternalBackendTest}).
  */
+@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
 class LabLifecycleTest {
 
   private static LabConfig embedded() {

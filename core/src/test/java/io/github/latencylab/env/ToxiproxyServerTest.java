@@ -9,10 +9,12 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** latency-lab's Toxiproxy server: its sources, where it is cached, how it is built. */
+@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
 class ToxiproxyServerTest {
 
   private static final Path SOURCES =

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The added RTT is real, per round trip: loose bounds here (the machine is shared with other
  * builds); the accuracy itself is {@code ./latency-lab calibrate}'s to show.
  */
+@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
 class LatencyFidelityTest {
 
   private static final TestBackends.Labs LABS = new TestBackends.Labs();
