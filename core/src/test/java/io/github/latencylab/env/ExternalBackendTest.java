@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * works and is counted, everything latency-lab creates lives in its own schema and goes away,
  * nothing of the user's is touched, the URL's parameters are kept, the password shows nowhere.
  */
-@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
+@Tag("alone") // asserts on times: runs alone, after the other tests (pom.xml)
 class ExternalBackendTest {
 
   private static final String SCHEMA = "latency_lab";

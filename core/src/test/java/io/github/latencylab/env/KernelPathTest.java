@@ -40,7 +40,7 @@ import org.postgresql.core.BaseConnection;
  * speed beyond a loose upper bound. Needs root: where it is missing the tests say why and skip,
  * except as root or in CI, where a missing condition fails them.
  */
-@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
+@Tag("alone") // asserts on times: runs alone, after the other tests (pom.xml)
 class KernelPathTest {
 
   private static final Path SOURCES =

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Starting and stopping: what a Lab gives, and that nothing is left running after it (the
  * external backend: {@link ExternalBackendTest}).
  */
-@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
+@Tag("alone") // asserts on times: runs alone, after the other tests (pom.xml)
 class LabLifecycleTest {
 
   private static LabConfig embedded() {

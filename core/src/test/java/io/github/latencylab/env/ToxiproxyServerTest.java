@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** latency-lab's Toxiproxy server: its sources, where it is cached, how it is built. */
-@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
+@Tag("alone") // asserts on times: runs alone, after the other tests (pom.xml)
 class ToxiproxyServerTest {
 
   private static final Path SOURCES =

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The added RTT is real, per round trip: loose bounds here (the machine is shared with other
  * builds); the accuracy itself is {@code ./latency-lab calibrate}'s to show.
  */
-@Tag("timing") // asserts on times: runs alone, after the other tests (core/pom.xml)
+@Tag("alone") // asserts on times: runs alone, after the other tests (pom.xml)
 class LatencyFidelityTest {
 
   private static final TestBackends.Labs LABS = new TestBackends.Labs();

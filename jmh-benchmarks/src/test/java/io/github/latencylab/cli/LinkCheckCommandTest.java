@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -21,6 +22,7 @@ import picocli.CommandLine;
  * the other sizes and a 2 s idle). Warm cells are not here: the kernel itself lands on one side
  * or the other of a flight there from run to run (docs/results/link-check.md).
  */
+@Tag("alone") // asserts on times: runs alone, after the other tests (pom.xml)
 class LinkCheckCommandTest {
 
   @Test

@@ -13,6 +13,7 @@ import io.github.latencylab.latency.Rtt;
 import java.sql.SQLException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The connection is opened and used once before the test: what the test does is what is
  * counted.
  */
+@Tag("alone") // its count depends on how fast Vert.x sends: runs alone (pom.xml)
 class ReactiveClientBudgetTest {
 
   // counts, not times: the nominal toxics are RTT enough, no calibration to wait for

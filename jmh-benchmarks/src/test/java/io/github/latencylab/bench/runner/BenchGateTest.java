@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -21,6 +22,7 @@ import picocli.CommandLine;
  * once more, and fails the run only when it fails again. Here it must: the baseline says
  * {@code SELECT 1} takes a microsecond.
  */
+@Tag("alone") // runs JMH: runs alone, after the other tests (pom.xml)
 class BenchGateTest {
 
   @Test

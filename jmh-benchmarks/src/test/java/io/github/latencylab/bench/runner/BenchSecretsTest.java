@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * password as a system property (JMH would hand a JVM's own arguments to its forks). Every
  * fork's command line, read while it runs, and every file the run writes are searched for it.
  */
+@Tag("alone") // runs JMH: runs alone, after the other tests (pom.xml)
 class BenchSecretsTest {
 
   static final Pattern HANDLE = Pattern.compile("-Dlatencylab\\.lab\\.handle=(\\S+)");
