@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * run: SIGTERM stops everything through the shutdown hook, and after SIGKILL the next start
  * stops the orphans (docs/failure-behaviour.md).
  */
+@Tag("alone") // checks the machine's containers: runs alone (pom.xml)
 class EnvironmentFailuresTest {
 
   private static final Duration WATCHDOG = Duration.ofSeconds(60);
