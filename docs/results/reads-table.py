@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """docs/reads.md, "Measured": ReadBenchmark's cells from the run that
 `./latency-lab bench --include Read --profile quick --param rows=1000,10000,100000
---param window=cold,warm --out docs/results/reads` wrote: per size, each strategy's round trips,
-window flights and largest reply per operation, and its time at each RTT, cold and warm.
+--param width=narrow,wide --param window=cold,warm --out docs/results/reads` wrote: per size
+and width, each strategy's round trips, window flights and largest reply per operation, and its
+time at each RTT, cold and warm.
 
   python3 docs/results/reads-table.py [docs/results/reads]
 
@@ -38,7 +39,8 @@ def largest_replies(path):
             p = b.get("params", {})
             m = b.get("secondaryMetrics", {}).get("largestReplyBytes")
             if m is not None:
-                key = (b["benchmark"].rsplit(".", 1)[1], p.get("rows"), p.get("window"))
+                key = (b["benchmark"].rsplit(".", 1)[1], p.get("rows"), p.get("width"),
+                       p.get("window"))
                 out[key] = max(out.get(key, 0), m["score"])
     return out
 
@@ -48,21 +50,24 @@ def main(directory):
     replies = largest_replies(os.path.join(directory, "jmh-results.json"))
     cells = [c for c in results["measurements"] if c["benchmark"] == "ReadBenchmark"]
     rtts = sorted({c["rtt"] for c in cells}, key=lambda r: float(r.rstrip("ms")))
-    for rows in sorted({c["params"]["rows"] for c in cells}, key=int):
-        print(f"**{int(rows):,} rows** (narrow), time per read at each RTT, cold / warm window:")
+    shapes = sorted({(c["params"]["rows"], c["params"]["width"]) for c in cells},
+                    key=lambda s: (int(s[0]), s[1] != "narrow"))
+    for rows, width in shapes:
+        print(f"**{int(rows):,} rows** ({width}), time per read at each RTT, cold / warm window:")
         print()
         print("| strategy | round trips | window flights (cold) | largest reply | "
               + " | ".join(rtts) + " |")
         print("|---|---:|---:|---:|" + "---:|" * len(rtts))
         for strategy in ORDER:
-            mine = [c for c in cells if c["strategy"] == strategy and c["params"]["rows"] == rows]
+            mine = [c for c in cells if c["strategy"] == strategy and c["params"]["rows"] == rows
+                    and c["params"]["width"] == width]
             if not mine:
                 continue
             by = {(c["rtt"], c["params"]["window"]): c for c in mine}
             any_cell = mine[0]
             cold = [c for c in mine if c["params"]["window"] == "cold" and not c["predicted"]]
             w = max((c.get("windowRoundTripsPerOp", 0) for c in cold), default=0)
-            reply = replies.get((strategy, rows, "cold"))
+            reply = replies.get((strategy, rows, width, "cold"))
             times = []
             for r in rtts:
                 parts = []
