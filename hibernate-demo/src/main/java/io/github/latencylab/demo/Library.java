@@ -36,8 +36,8 @@ import org.postgresql.PGConnection;
  * }</pre>
  *
  * <p>Two SessionFactories ({@link Tuning}): the mapping as annotated, and the same mapping with
- * {@code hibernate.default_batch_fetch_size}, a global setting. Both are built at once, so
- * build the Library before adding latency: Hibernate reads the JDBC metadata at boot.
+ * {@code hibernate.default_batch_fetch_size}, a global setting. Those asked for are built at
+ * once, so build the Library before adding latency: Hibernate reads the JDBC metadata at boot.
  * Sessions run on a connection the caller opens and keeps (as a pool would), so that
  * connecting is never part of a measurement and the connection's own counter
  * ({@code lab.wire(connection)}) sees exactly what a strategy does.
@@ -73,6 +73,7 @@ public final class Library implements AutoCloseable {
   private final Lab lab;
   private final DataSource direct;
   private final Map<Tuning, SessionFactory> factories = new EnumMap<>(Tuning.class);
+  private boolean closed;
   private int authors;
   private int booksPerAuthor;
 
@@ -87,6 +88,14 @@ public final class Library implements AutoCloseable {
    * through its direct data source. The database is empty until {@link #seed}.
    */
   public static Library create(Lab lab) {
+    return create(lab, Tuning.values());
+  }
+
+  /**
+   * As {@link #create(Lab)}, with only the SessionFactories of {@code tunings}: Hibernate's
+   * boot is most of the time this takes (a benchmark's fork runs one strategy).
+   */
+  public static Library create(Lab lab, Tuning... tunings) {
     Objects.requireNonNull(lab, "lab");
     DataSource direct = lab.directDataSource();
     try (Connection c = direct.getConnection();
@@ -100,7 +109,7 @@ public final class Library implements AutoCloseable {
     }
     Library library = new Library(lab, direct);
     try {
-      for (Tuning tuning : Tuning.values()) {
+      for (Tuning tuning : tunings) {
         library.factories.put(tuning, buildSessionFactory(lab.dataSource(), tuning));
       }
     } catch (RuntimeException e) {
@@ -199,7 +208,8 @@ public final class Library implements AutoCloseable {
   public SessionFactory sessionFactory(Tuning tuning) {
     SessionFactory factory = factories.get(tuning);
     if (factory == null) {
-      throw new IllegalStateException("This Library is closed");
+      throw new IllegalStateException(closed ? "This Library is closed"
+          : "This Library was created without the " + tuning + " SessionFactory");
     }
     return factory;
   }
@@ -259,5 +269,6 @@ public final class Library implements AutoCloseable {
       factory.close();
     }
     factories.clear();
+    closed = true;
   }
 }

@@ -1,6 +1,7 @@
 package io.github.latencylab.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
@@ -30,12 +31,20 @@ class SequenceIdsTest {
 
   @BeforeAll
   static void seed(Lab lab) {
-    library = Library.create(lab).seed(100, 10);
+    library = Library.create(lab, Library.Tuning.MAPPED).seed(100, 10); // the one it uses
   }
 
   @AfterAll
   static void close() {
     library.close();
+  }
+
+  @Test
+  void aLibraryHasTheSessionFactoriesItWasCreatedWithAndNoOther() {
+    assertThat(library.sessionFactory(Library.Tuning.MAPPED).isOpen()).isTrue();
+    assertThatThrownBy(() -> library.sessionFactory(Library.Tuning.DEFAULT_BATCH_FETCH))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("This Library was created without the DEFAULT_BATCH_FETCH SessionFactory");
   }
 
   @Test

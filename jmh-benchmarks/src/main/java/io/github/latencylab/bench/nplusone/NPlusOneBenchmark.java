@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Question: what does loading N parents with their lazy children cost at a given RTT, and
@@ -45,8 +46,11 @@ public class NPlusOneBenchmark extends RttSuite {
   private Connection connection;
 
   @Setup(Level.Trial)
-  public void setUp(BenchLab lab) throws SQLException {
-    library = Library.create(lab.lab()).seed(parents, CHILDREN);
+  public void setUp(BenchLab lab, BenchmarkParams params) throws SQLException {
+    // a fork runs one method: only the SessionFactory its strategy needs (Hibernate boots once)
+    String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+    library = Library.create(lab.lab(), NPlusOneStrategy.of(method).tuning())
+        .seed(parents, CHILDREN);
     connection = lab.dataSource().getConnection();
     connection.setReadOnly(true); // pgjdbc then begins with BEGIN READ ONLY, no extra trip
   }
