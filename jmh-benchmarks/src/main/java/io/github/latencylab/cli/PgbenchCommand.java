@@ -214,8 +214,7 @@ public final class PgbenchCommand implements Callable<Integer> {
         Progress progress = new Progress("pgbench", steps)) {
       System.err.println("latency-lab: " + lab.describe() + "; " + version + "; " + workload
           + (workload == PgbenchWorkload.inserts ? " of " + rowsPerTransaction + " rows" : "")
-          + ", scale " + scale + ", " + (transactions == null ? seconds + " s per run"
-              : transactions + " transactions per client per run"));
+          + ", scale " + scale + ", " + length.describe());
       progress.working("creating " + workload + "'s tables");
       workload.create(lab.directDataSource(), scale);
       String searchPath = searchPath(lab);
@@ -297,7 +296,8 @@ public final class PgbenchCommand implements Callable<Integer> {
     findings.forEach(f -> System.out.println("finding: " + f));
     json.write(() -> new Report("pgbench", Instant.now().toString(), version, workload.name(),
         workload == PgbenchWorkload.inserts ? rowsPerTransaction : 0, scale, seconds,
-        transactions == null ? 0 : transactions, environment, settings, modelled, findings), System.out::println);
+        (int) length.transactionsPerClient(), environment, settings, modelled, findings),
+        System.out::println);
     return 0;
   }
 
@@ -419,17 +419,17 @@ public final class PgbenchCommand implements Callable<Integer> {
       Path script, int clients, TpcbDriver.Length length, String rtt, double rttMs,
       double addedRttMs, String synchronousCommit, double roundTrips)
       throws IOException, InterruptedException {
-    long seconds = length.duration().toSeconds();
-    if (!length.isCounted() && roundTrips * addedRttMs * LEAST_TRANSACTIONS > seconds * 1000.0) {
+    if (!length.isCounted()
+        && roundTrips * addedRttMs * LEAST_TRANSACTIONS > length.duration().toMillis()) {
       return new Row("pgbench", mode, rtt, rttMs, addedRttMs, clients, synchronousCommit, 0,
           Double.NaN, Double.NaN, roundTrips, Double.NaN, Double.NaN);
     }
     List<String> command = command(binary, target, mode, script, clients, length.isCounted()
         ? List.of("-t", Long.toString(length.transactionsPerClient()))
-        : List.of("-T", Long.toString(seconds)));
+        : List.of("-T", Long.toString(length.duration().toSeconds())));
     // a counted run: its round trips at the RTT, twice over, and room to start
     long timeout = length.isCounted() ? 120L + (long) (2 * roundTrips * addedRttMs
-        * length.transactionsPerClient() / 1000) : seconds + 120L;
+        * length.transactionsPerClient() / 1000) : length.duration().toSeconds() + 120L;
     String out = run(command, pgEnvironment(target, searchPath), timeout);
     double tps = number(out, "tps = ([0-9.]+) \\(without initial connection time\\)", command);
     double latency = number(out, "latency average = ([0-9.]+) ms", command);

@@ -47,9 +47,8 @@ public class NPlusOneBenchmark extends RttSuite {
 
   @Setup(Level.Trial)
   public void setUp(BenchLab lab, BenchmarkParams params) throws SQLException {
-    // a fork runs one method: only the SessionFactory its strategy needs (Hibernate boots once)
-    String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
-    library = Library.create(lab.lab(), NPlusOneStrategy.of(method).tuning())
+    // only the SessionFactory the fork's strategy needs (Hibernate boots once)
+    library = Library.create(lab.lab(), NPlusOneStrategy.of(method(params)).tuning())
         .seed(parents, CHILDREN);
     connection = lab.dataSource().getConnection();
     connection.setReadOnly(true); // pgjdbc then begins with BEGIN READ ONLY, no extra trip

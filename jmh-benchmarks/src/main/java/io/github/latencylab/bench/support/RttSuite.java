@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * What every suite declares alike, inherited as in jmh-samples' {@code JMHSample_24_Inheritance}:
@@ -29,4 +30,10 @@ public abstract class RttSuite {
   /** The added round-trip time; {@link BenchLab} sets the Lab to it. */
   @Param({"0.5ms", "1ms", "2ms", "5ms", "10ms", "20ms", "40ms", "80ms", "160ms", "320ms"})
   public String rtt;
+
+  /** The benchmark method this fork runs ("lazyLoop"): a fork runs one. */
+  public static String method(BenchmarkParams params) {
+    String benchmark = params.getBenchmark();
+    return benchmark.substring(benchmark.lastIndexOf('.') + 1);
+  }
 }

@@ -94,9 +94,8 @@ public class TpcbBenchmark extends RttSuite {
     @Setup(Level.Trial)
     public void connect(TpcbBenchmark bench, BenchmarkParams params, ThreadParams thread)
         throws SQLException {
-      String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
       tx = new TpcbTransaction.Client(bench.lab.dataSource().getConnection(),
-          TpcbTransaction.valueOf(method), bench.scale, 42L + thread.getThreadIndex());
+          TpcbTransaction.valueOf(method(params)), bench.scale, 42L + thread.getThreadIndex());
     }
 
     @TearDown(Level.Trial)

@@ -5,7 +5,6 @@ import io.github.latencylab.wire.WireStats;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -47,22 +46,28 @@ public final class TpcbDriver {
   }
 
   /**
-   * How long each client runs: for a duration, or for a number of transactions (then its
-   * warmup is as many transactions: a counted run is a quick one, and its time must not
-   * depend on the machine's speed).
+   * How long each client runs: for a duration (null when counted), or for a number of
+   * transactions (then its warmup is as many transactions: a counted run is a quick one, and
+   * its time must not depend on the machine's speed).
    */
   public record Length(Duration duration, long transactionsPerClient) {
 
     public static Length timed(Duration duration) {
-      return new Length(duration, Long.MAX_VALUE);
+      return new Length(duration, 0);
     }
 
     public static Length counted(long transactionsPerClient) {
-      return new Length(ChronoUnit.FOREVER.getDuration(), transactionsPerClient);
+      return new Length(null, transactionsPerClient);
     }
 
     public boolean isCounted() {
-      return transactionsPerClient != Long.MAX_VALUE;
+      return duration == null;
+    }
+
+    /** "10 s per run", "50 transactions per client per run". */
+    public String describe() {
+      return isCounted() ? transactionsPerClient + " transactions per client per run"
+          : duration.toSeconds() + " s per run";
     }
   }
 
@@ -106,9 +111,10 @@ public final class TpcbDriver {
           WireStats before = dataSource.counterOf(c).snapshot();
           long begin = System.nanoTime();
           long end = length.isCounted() ? Long.MAX_VALUE : begin + length.duration().toNanos();
+          long limit = length.isCounted() ? length.transactionsPerClient() : Long.MAX_VALUE;
           long count = 0;
           long now = begin;
-          while (now < end && count < length.transactionsPerClient()) {
+          while (now < end && count < limit) {
             tx.run();
             now = System.nanoTime();
             count++;
