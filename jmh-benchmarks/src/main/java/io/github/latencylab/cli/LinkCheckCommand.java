@@ -69,7 +69,8 @@ public final class LinkCheckCommand implements Callable<Integer> {
   List<String> states;
 
   @Option(names = "--idle", paramLabel = "SECONDS", defaultValue = "2",
-      description = "How long the idle state waits before its transfer (default: ${DEFAULT-VALUE})")
+      description = "How long the idle state waits, from the end of the transfer before it"
+          + " (default: ${DEFAULT-VALUE})")
   double idleSeconds;
 
   @Option(names = "--runs", defaultValue = "3", description = "Runs per path and cell; transfers"
@@ -232,13 +233,19 @@ public final class LinkCheckCommand implements Callable<Integer> {
     double[] ms = new double[states.size()];
     try (Connection c = connector.open()) {
       c.setAutoCommit(true);
+      long end = System.nanoTime();
       for (int s = 0; s < states.size(); s++) {
         // warm means at once: nothing between its transfer and the one before
         if (!states.get(s).equals("warm")) {
           truncate(lab);
         }
         if (states.get(s).equals("idle")) {
-          Thread.sleep(Math.round(idleSeconds * 1000));
+          // the idle counts from the last transfer's end, the truncate inside it: halvings
+          // come per timeout idle, so a slow truncate must not add one to either path
+          long left = end + Math.round(idleSeconds * 1e9) - System.nanoTime();
+          if (left > 0) {
+            Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+          }
         }
         long before = wireBytes == null ? 0 : lab.wire(c).snapshot().bytesReceived()
             + lab.wire(c).snapshot().bytesSent();
@@ -249,7 +256,8 @@ public final class LinkCheckCommand implements Callable<Integer> {
         } else {
           select(c, size);
         }
-        ms[s] = (System.nanoTime() - start) / 1e6;
+        end = System.nanoTime();
+        ms[s] = (end - start) / 1e6;
         if (wireBytes != null) {
           wireBytes[0] = lab.wire(c).snapshot().bytesReceived() + lab.wire(c).snapshot()
               .bytesSent() - before;

@@ -18,9 +18,10 @@ import picocli.CommandLine;
  * The link stays what the kernel's TCP does: a few of link-check's cells, every run (CI runs as
  * root), failing when the Lab's time is more than 15% from the kernel's: a 577 kB COPY in and
  * SELECT out at 80 ms, Reno, on a fresh connection (six flights of slow start) and after a
- * 0.6 s idle (two timeouts of 280 ms: the window halved twice, not reset; the full table has
- * the other sizes and a 2 s idle). Warm cells are not here: the kernel itself lands on one side
- * or the other of a flight there from run to run (docs/results/link-check.md).
+ * 0.6 s idle: the sender idle ~0.68 s with the RTT, two timeouts of 280-300 ms and a good way
+ * from three, so the window halved twice, not reset (the full table has the other sizes and a
+ * 2 s idle). Warm cells are not here: the kernel itself lands on one side or the other of a
+ * flight there from run to run (docs/results/link-check.md).
  */
 @Tag("alone") // asserts on times: runs alone, after the other tests (pom.xml)
 class LinkCheckCommandTest {
