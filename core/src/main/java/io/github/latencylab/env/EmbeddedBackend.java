@@ -37,12 +37,14 @@ final class EmbeddedBackend implements Backend {
   private final PostgresTarget baseline;
   private final Path pgCtl;
   private final Path dataDirectory;
+  // a copy of the cluster template: zonky deletes only the data directories it initialised
+  private final boolean copied;
   private final LabConfig config;
   private Path registration;
 
   private EmbeddedBackend(EmbeddedPostgres postgres, ToxiproxyServer toxiproxy, Proxy proxy,
       PostgresTarget direct, PostgresTarget proxied, PostgresTarget baseline, Path pgCtl,
-      Path dataDirectory, LabConfig config) {
+      Path dataDirectory, boolean copied, LabConfig config) {
     this.postgres = postgres;
     this.toxiproxy = toxiproxy;
     this.proxy = proxy;
@@ -51,17 +53,29 @@ final class EmbeddedBackend implements Backend {
     this.baseline = baseline;
     this.pgCtl = pgCtl;
     this.dataDirectory = dataDirectory;
+    this.copied = copied;
     this.config = config;
   }
 
   static EmbeddedBackend start(LabConfig config) throws IOException, InterruptedException {
     ToxiproxyServer toxiproxy = ToxiproxyServer.start(config);
     EmbeddedPostgres postgres = null;
+    Path copy = null;
     try {
-      postgres = EmbeddedPostgres.builder().start();
+      copy = ClusterTemplate.copy();
+      postgres = copy == null ? EmbeddedPostgres.builder().start()
+          : EmbeddedPostgres.builder().setDataDirectory(copy).setCleanDataDirectory(false)
+              .start(); // a cluster already: no initdb
       Path data = dataDirectory(postgres);
       Path pgCtl = pgCtl(data);
-      restart(pgCtl, data, postgres.getPort());
+      if (copy == null) {
+        // stopped for the restart anyway: this JVM's later starts copy it
+        pgCtl(pgCtl, data, "stop", "");
+        ClusterTemplate.takeFrom(data);
+        pgCtl(pgCtl, data, "start", "-p " + postgres.getPort());
+      } else {
+        restart(pgCtl, data, postgres.getPort());
+      }
       PostgresTarget direct =
           new PostgresTarget("127.0.0.1", postgres.getPort(), "postgres", "postgres", "");
       ToxiproxyClient client = new ToxiproxyClient("127.0.0.1", toxiproxy.port());
@@ -70,13 +84,16 @@ final class EmbeddedBackend implements Backend {
       Proxy baseline = client.createProxy("postgres-baseline", "127.0.0.1:0", upstream);
       EmbeddedBackend backend = new EmbeddedBackend(postgres, toxiproxy, proxy, direct,
           direct.at("127.0.0.1", listenPort(proxy)), direct.at("127.0.0.1", listenPort(baseline)),
-          pgCtl, data, config);
+          pgCtl, data, copy != null, config);
       backend.registerPostmaster();
       return backend;
     } catch (IOException | RuntimeException e) {
       toxiproxy.close();
       if (postgres != null) {
         postgres.close();
+      }
+      if (copy != null) {
+        ClusterTemplate.deleteTree(copy);
       }
       throw e;
     }
@@ -115,14 +132,17 @@ final class EmbeddedBackend implements Backend {
     return pgCtl;
   }
 
+  /** The server's log in its data directory, written by pg_ctl. */
+  static final String SERVER_LOG = "latency-lab-server.log";
+
   private static void restart(Path pgCtl, Path data, int port) throws IOException {
     pgCtl(pgCtl, data, "restart", "-p " + port);
   }
 
-  /** pg_ctl {@code action} (restart, start) with the server options {@code options}. */
+  /** pg_ctl {@code action} (restart, start; stop) with the server options {@code options}. */
   private static void pgCtl(Path pgCtl, Path data, String action, String options)
       throws IOException {
-    Path log = data.resolve("latency-lab-server.log");
+    Path log = data.resolve(SERVER_LOG);
     Path output = Files.createTempFile("latency-lab-pg_ctl-", ".log");
     try {
       List<String> command = new ArrayList<>();
@@ -131,10 +151,13 @@ final class EmbeddedBackend implements Backend {
         command.addAll(List.of("unshare", "-U"));
       }
       command.addAll(List.of(pgCtl.toString(), action, "-D", data.toString()));
-      if (action.equals("restart")) {
+      if (!action.equals("start")) {
         command.addAll(List.of("-m", "fast"));
       }
-      command.addAll(List.of("-w", "-t", "60", "-l", log.toString(), "-o", options));
+      command.addAll(List.of("-w", "-t", "60"));
+      if (!action.equals("stop")) {
+        command.addAll(List.of("-l", log.toString(), "-o", options));
+      }
       Process p = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(output.toFile())
@@ -259,6 +282,9 @@ final class EmbeddedBackend implements Backend {
     toxiproxy.close();
     try {
       postgres.close();
+      if (copied) {
+        ClusterTemplate.deleteTree(dataDirectory);
+      }
       Leftovers.release(registration);
     } catch (IOException e) {
       throw new IllegalStateException("Could not stop the embedded PostgreSQL", e);
