@@ -124,6 +124,28 @@ class PgbenchCommandTest {
         .contains("synchronous_commit", "shared_buffers");
   }
 
+  /** A timed run (pgbench -T): each tool runs for the duration, as many as fit, all counted. */
+  @Test
+  void aTimedRunRunsBothToolsForItsDuration(@TempDir Path dir) throws Exception {
+    Optional<Path> pgbench = pgbench();
+    assumeThat(pgbench).as("pgbench on this machine").isPresent();
+    Path json = dir.resolve("timed.json");
+    ReportCommandTest.Run r = ReportCommandTest.run("pgbench", "--rtt", "0ms", "--clients", "1",
+        "--duration", "1s", "--modes", "simple", "--synchronous-commit", "off", "--backend",
+        "embedded", "--pgbench", pgbench.get().toString(), "--json", json.toString());
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(json.toFile());
+    assertThat(report.path("durationSeconds").asInt()).isEqualTo(1);
+    assertThat(report.path("transactionsPerClient").asInt()).isZero();
+    List<String> seen = new ArrayList<>();
+    for (JsonNode row : report.path("rows")) {
+      seen.add(row.path("tool").asText() + " " + row.path("mode").asText() + " "
+          + row.path("roundTripsPerTransaction").asDouble());
+      assertThat(row.path("transactions").asLong()).as(row.toString()).isPositive();
+    }
+    assertThat(seen).containsExactly("pgbench simple 7.0", "jdbc simple 7.0");
+  }
+
   /**
    * libpq's pipeline mode, the field report's own: 100 INSERTs in a transaction cost 102 round
    * trips sent one by one and 1 pipelined, counted at the relay. With --local pgbench also
