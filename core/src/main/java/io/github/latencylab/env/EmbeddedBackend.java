@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 
 /**
  * Embedded PostgreSQL binaries from Maven Central plus a Toxiproxy server process.
@@ -66,7 +67,7 @@ final class EmbeddedBackend implements Backend {
       postgres = copy == null ? EmbeddedPostgres.builder().start()
           : EmbeddedPostgres.builder().setDataDirectory(copy).setCleanDataDirectory(false)
               .start(); // a cluster already: no initdb
-      Path data = dataDirectory(postgres);
+      Path data = dataDirectory(postgres.getPostgresDatabase());
       Path pgCtl = pgCtl(data);
       if (copy == null) {
         // stopped for the restart anyway: this JVM's later starts copy it
@@ -108,8 +109,9 @@ final class EmbeddedBackend implements Backend {
     registration = Leftovers.register(config, "postgres", pid, dataDirectory);
   }
 
-  private static Path dataDirectory(EmbeddedPostgres postgres) throws IOException {
-    try (Connection c = postgres.getPostgresDatabase().getConnection();
+  /** The data directory of the server {@code server} connects to. */
+  static Path dataDirectory(DataSource server) throws IOException {
+    try (Connection c = server.getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SHOW data_directory")) {
       rs.next();

@@ -19,9 +19,9 @@ class ClusterTemplateTest {
     Path first;
     Path second;
     try (Lab a = Lab.start(config)) {
-      first = dataDirectory(a);
+      first = EmbeddedBackend.dataDirectory(a.directDataSource());
       try (Lab b = Lab.start(config)) {
-        second = dataDirectory(b);
+        second = EmbeddedBackend.dataDirectory(b.directDataSource());
         assertThat(second).isNotEqualTo(first);
         assertThat(Path.of(System.getProperty("java.io.tmpdir"),
             "latency-lab-cluster-template-" + ProcessHandle.current().pid())).isDirectory();
@@ -53,14 +53,5 @@ class ClusterTemplateTest {
     ClusterTemplate.deleteOrphans(tmp);
     assertThat(orphan.getParent()).doesNotExist();
     assertThat(mine).isDirectory();
-  }
-
-  private static Path dataDirectory(Lab lab) throws Exception {
-    try (Connection c = lab.directDataSource().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SHOW data_directory")) {
-      rs.next();
-      return Path.of(rs.getString(1));
-    }
   }
 }
