@@ -5,8 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -41,7 +39,7 @@ final class ClusterTemplate {
     try {
       copyTree(template, copy);
     } catch (IOException | RuntimeException e) {
-      deleteTree(copy);
+      Leftovers.deleteTree(copy);
       throw e;
     }
     return copy;
@@ -56,17 +54,17 @@ final class ClusterTemplate {
     deleteOrphans(tmp);
     Path taken = tmp.resolve(PREFIX + ProcessHandle.current().pid());
     try {
-      deleteTree(taken);
+      Leftovers.deleteTree(taken);
       copyTree(stopped, taken);
     } catch (IOException | RuntimeException e) {
-      deleteTree(taken);
+      Leftovers.deleteTree(taken);
       throw e;
     }
     template = taken;
     copies = stopped.getParent();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
-        deleteTree(taken);
+        Leftovers.deleteTree(taken);
       } catch (IOException e) {
         // the next JVM to take a template deletes it
       }
@@ -80,7 +78,7 @@ final class ClusterTemplate {
           .toList()) {
         long pid = Long.parseLong(p.getFileName().toString().substring(PREFIX.length()));
         if (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) {
-          deleteTree(p);
+          Leftovers.deleteTree(p);
         }
       }
     }
@@ -104,18 +102,6 @@ final class ClusterTemplate {
       }
     } catch (UncheckedIOException e) {
       throw e.getCause();
-    }
-  }
-
-  static void deleteTree(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(path)) {
-      List<Path> all = paths.sorted(Comparator.reverseOrder()).toList();
-      for (Path p : all) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

@@ -94,7 +94,7 @@ final class EmbeddedBackend implements Backend {
         postgres.close();
       }
       if (copy != null) {
-        ClusterTemplate.deleteTree(copy);
+        Leftovers.deleteTree(copy);
       }
       throw e;
     }
@@ -285,7 +285,7 @@ final class EmbeddedBackend implements Backend {
     try {
       postgres.close();
       if (copied) {
-        ClusterTemplate.deleteTree(dataDirectory);
+        Leftovers.deleteTree(dataDirectory);
       }
       Leftovers.release(registration);
     } catch (IOException e) {

@@ -83,7 +83,8 @@ final class Leftovers {
     }
   }
 
-  private static void deleteTree(Path path) throws IOException {
+  /** Deletes {@code path} and all under it, if it is there. */
+  static void deleteTree(Path path) throws IOException {
     if (!Files.exists(path)) {
       return;
     }
