@@ -218,11 +218,21 @@ final class LatencyControl implements AutoCloseable {
       if (Math.abs(error) <= (i == 0 ? tolerance : Math.max(tolerance, 2 * standardError))) {
         break;
       }
-      nominal = Math.max(0, nominal - error);
+      nominal = corrected(nominal, error);
     }
     LOG.info("RTT {} realised by {}: added {} ms on average, p50 {} ms", rtt, best.plan(),
         String.format("%.3f", best.addedMeanMs()), String.format("%.3f", best.addedP50Ms()));
     return best;
+  }
+
+  /**
+   * The next pass's ask: the last one less its error, but at most half of it less. The toxics'
+   * own overshoot is a few hundredths to two tenths of a millisecond, so steps stay small; a
+   * pass a load spike pushed far over (on a shared machine) would otherwise drive the ask to
+   * nothing, and the best of the passes could then be no toxics at all.
+   */
+  static double corrected(double askedMs, double errorMs) {
+    return Math.max(askedMs / 2, askedMs - errorMs);
   }
 
   /**
