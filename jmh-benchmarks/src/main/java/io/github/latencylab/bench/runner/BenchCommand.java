@@ -307,7 +307,8 @@ public final class BenchCommand implements Callable<Integer> {
    * Every cell the matching benchmarks declare, and {@code iterations} instead of theirs unless
    * null. A profile's {@code sizes} narrow a parameter to those of its values the suite
    * declares (verify's clients are a few of each workload's), or, where it declares none of
-   * them, replace it; {@code overrides} (--param) replace it.
+   * them, replace it; a size keyed {@code Suite.param} is that suite's, before one keyed
+   * {@code param}. {@code overrides} (--param) replace it.
    */
   static List<Planned> plan(String include, Map<String, List<String>> sizes,
       Map<String, List<String>> overrides, Iterations iterations) {
@@ -329,9 +330,12 @@ public final class BenchCommand implements Callable<Integer> {
       List<Rtt> rtts = Rtt.parseList(String.join(",", declared.getOrDefault("rtt",
           new String[] {"0ms"})));
       declared.remove("rtt");
-      declared.replaceAll((k, v) -> overrides.containsKey(k)
-          ? overrides.get(k).toArray(String[]::new)
-          : sizes.containsKey(k) ? narrowed(v, sizes.get(k)) : v);
+      String suite = className.substring(className.lastIndexOf('.') + 1);
+      declared.replaceAll((k, v) -> {
+        List<String> profile = sizes.getOrDefault(suite + "." + k, sizes.get(k));
+        return overrides.containsKey(k) ? overrides.get(k).toArray(String[]::new)
+            : profile != null ? narrowed(v, profile) : v;
+      });
       List<Map<String, String>> combos = new ArrayList<>();
       combos.add(new TreeMap<>());
       declared.forEach((name, values) -> {
@@ -347,7 +351,6 @@ public final class BenchCommand implements Callable<Integer> {
         combos.addAll(next);
       });
       Iterations its = iterations != null ? iterations : Iterations.declared(entry);
-      String suite = className.substring(className.lastIndexOf('.') + 1);
       String method = fqn.substring(fqn.lastIndexOf('.') + 1);
       combos.forEach(c -> plan.add(new Planned(fqn, Series.of(suite, method, c), its, rtts)));
     }

@@ -19,8 +19,9 @@ public enum Profile {
    * measured at 0.5 ms, a witness of each suite measured at 20 ms too, the rest predicted at
    * 20 and 320 ms (a fork costs seconds whatever it measures, and verify has ten minutes; the
    * counts a regression changes are the same at every RTT, and the witnesses keep the model
-   * checked on every suite), one size (TPC-B: one client, stock synchronous_commit; reads:
-   * narrow rows, cold windows; pipelining: the clients counted at the relay whose counts are
+   * checked on every suite), one size (100 rows a load: one row at a time, the slowest
+   * strategies, a second an operation at 1,000; reads: 1,000 narrow rows, cold windows, the
+   * suite's smallest; TPC-B: one client, stock synchronous_commit; pipelining: the clients counted at the relay whose counts are
    * the same at every RTT, Vert.x one at a time and R2DBC's batch: a pipelining client's count
    * at 0.5 ms depends on how fast it sends, see docs/pipelining.md; pgjdbc's shapes are the
    * other suites'), the shortest honest iterations, a 6 s budget per cell (longer witnesses at
@@ -28,7 +29,8 @@ public enum Profile {
    * Hibernate runs on scroll(FORWARD_ONLY): the same cursor and counts as hibernateScroll,
    * which the other profiles measure.
    */
-  VERIFY(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("1000"),
+  VERIFY(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("100"),
+      "ReadBenchmark.rows", List.of("1000"),
       "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on"),
       "width", List.of("narrow"), "window", List.of("cold"),
       "client", List.of("vertx1", "r2dbcBatch")),

@@ -161,6 +161,17 @@ class BenchRunnerTest {
   }
 
   @Test
+  void aSizeKeyedBySuiteIsThatSuitesBeforeTheOneForAll() {
+    Map<String, List<String>> sizes = Map.of("rows", List.of("100"),
+        "ReadBenchmark.rows", List.of("1000"));
+    assertThat(BenchCommand.plan("(InsertBenchmark.copyCsv|ReadBenchmark.defaultFetch)$", sizes,
+        Map.of("width", List.of("narrow"), "window", List.of("cold")), null))
+        .extracting(Planned::toString).containsExactlyInAnyOrder(
+            "InsertBenchmark.copyCsv rows=100",
+            "ReadBenchmark.defaultFetch rows=1000 width=narrow window=cold");
+  }
+
+  @Test
   void verifyReadsThroughHibernateOnceAndTheOtherProfilesBothWays() {
     for (Profile p : Profile.values()) {
       List<String> hibernateReads = BenchCommand.plan("ReadBenchmark.hibernate", p.excluded,
@@ -189,8 +200,14 @@ class BenchRunnerTest {
     // the quick and verify profiles narrow it: sizes the suites declare
     List<Planned> declared = BenchCommand.plan(".*", Map.of(), null);
     for (Profile p : List.of(Profile.QUICK, Profile.VERIFY)) {
-      p.sizes.forEach((name, values) -> assertThat(declared).anySatisfy(d ->
-          assertThat(d.series().params()).containsKey(name)));
+      p.sizes.forEach((key, values) -> {
+        String name = key.substring(key.indexOf('.') + 1);
+        String suite = key.contains(".") ? key.substring(0, key.indexOf('.')) : null;
+        assertThat(declared).as(key).anySatisfy(d -> {
+          assertThat(d.series().params()).containsKey(name);
+          assertThat(suite == null || d.series().suite().equals(suite)).isTrue();
+        });
+      });
       assertThat(Rtt.SWEEP).containsAll(p.rtts);
     }
   }
