@@ -11,6 +11,7 @@ import io.github.latencylab.wire.WireRead;
 import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -67,15 +68,15 @@ final class BlockCost {
     }
     counter.trace();
     try {
-      WireStats before = counter.snapshot();
-      Map<Overhead, WireStats> overheadBefore = counter.overhead();
+      WireCounter.Totals before = counter.totals();
       long start = System.nanoTime();
       T value = code.get();
       double ms = (System.nanoTime() - start) / 1e6;
-      WireStats total = counter.snapshot().minus(before);
-      Map<Overhead, WireStats> overhead = counter.overhead();
-      overhead.replaceAll((kind, now) -> now.minus(overheadBefore.get(kind)));
-      List<WireStatement> statements = counter.statementsSince(before);
+      WireCounter.Totals after = counter.totals();
+      WireStats total = after.stats().minus(before.stats());
+      Map<Overhead, WireStats> overhead = new EnumMap<>(after.overhead());
+      overhead.replaceAll((kind, now) -> now.minus(before.overhead().get(kind)));
+      List<WireStatement> statements = counter.statementsSince(before.stats());
       return new Measured<>(value, new BlockCost(total, overhead, statements,
           counter.readsOf(statements), ms, at, includeOverhead));
     } finally {

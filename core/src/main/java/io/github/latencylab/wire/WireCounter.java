@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Counts round trips, statements and bytes for one connection, or for every connection of a
@@ -54,6 +56,10 @@ public final class WireCounter {
   private final Map<Overhead, AtomicLong[]> overhead = new EnumMap<>(Overhead.class);
   private volatile boolean tracing;
   private final ReentrantLock countingLock = new ReentrantLock();
+  // of a Lab's counter: held shared by a connection's counter while it adds to this one, alone
+  // by totals(), so that a count and its overhead are read at one instant (a pool's thread may
+  // be setting up a connection while a test reads them)
+  private final ReentrantReadWriteLock adding = new ReentrantReadWriteLock();
   private static final AtomicInteger CONNECTIONS = new AtomicInteger();
   private final int connectionNumber;
   private volatile int localPort;
@@ -223,6 +229,21 @@ public final class WireCounter {
     if (len <= 0) {
       return;
     }
+    Lock addingToParent = addingToParent();
+    try {
+      countSent(buf, off, len);
+    } finally {
+      addingToParent.unlock();
+    }
+  }
+
+  private Lock addingToParent() {
+    Lock lock = (parent == null ? adding : parent.adding).readLock();
+    lock.lock();
+    return lock;
+  }
+
+  private void countSent(byte[] buf, int off, int len) {
     if (!awaitingReply) { // a new round trip: who asks for it?
       tripsStarted++;
       replyBytes = 0;
@@ -265,6 +286,15 @@ public final class WireCounter {
     if (bytes <= 0) {
       return;
     }
+    Lock addingToParent = addingToParent();
+    try {
+      countReceived(buf, off, bytes);
+    } finally {
+      addingToParent.unlock();
+    }
+  }
+
+  private void countReceived(byte[] buf, int off, int bytes) {
     if (backendTap != null) {
       backendTap.received(buf, off, bytes);
     }
@@ -358,6 +388,21 @@ public final class WireCounter {
    */
   public long takeLargestReply() {
     return largestReply.getAndSet(0);
+  }
+
+  /** The counts and every kind of overhead at one instant, while tracing. */
+  public Totals totals() {
+    Lock alone = adding.writeLock();
+    alone.lock();
+    try {
+      return new Totals(snapshot(), overhead());
+    } finally {
+      alone.unlock();
+    }
+  }
+
+  /** What {@link #totals()} read: the counts, and what each kind of overhead cost of them. */
+  public record Totals(WireStats stats, Map<Overhead, WireStats> overhead) {
   }
 
   public WireStats snapshot() {

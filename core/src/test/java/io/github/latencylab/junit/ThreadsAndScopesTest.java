@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -101,6 +103,35 @@ class ThreadsAndScopesTest {
       assertThat(both.get(0).get() + both.get(1).get()).isEqualTo(7);
     } finally {
       executor.shutdownNow();
+    }
+  }
+
+  // CI once counted a test's four round trips as two: a pool's thread finished setting up a
+  // connection between the reads of the count and of its overhead, so the overhead held two
+  // round trips and a statement the count did not
+  @Test
+  void aConnectionSetUpOnAnotherThreadNeverMovesABlocksCount(Lab lab) throws Exception {
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicInteger connections = new AtomicInteger();
+    Thread setUps = new Thread(() -> {
+      while (!done.get()) {
+        try (Connection c = lab.dataSource().getConnection()) {
+          connections.incrementAndGet();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    });
+    setUps.start();
+    try {
+      RoundTrips counted = RoundTrips.on(lab);
+      for (int i = 0; i < 3000 || connections.get() < 20; i++) {
+        counted.exactly(0, () -> { });
+        counted.statementsExactly(0, () -> { });
+      }
+    } finally {
+      done.set(true);
+      setUps.join();
     }
   }
 
