@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.latencylab.latency.ToxicPlan;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +27,6 @@ final class ProxyToxics {
 
   private final URI api;
   private final String proxy;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
   /** {@code api}: e.g. http://127.0.0.1:8474; {@code proxy}: the proxy's name. */
   ProxyToxics(URI api, String proxy) {
@@ -50,7 +49,7 @@ final class ProxyToxics {
   boolean supports(String type) throws IOException {
     String name = "latency-lab-probe-" + type;
     remove(name);
-    HttpResponse<String> created = send("POST", toxicsPath(), body(name, "downstream", type,
+    Response created = send("POST", toxicsPath(), body(name, "downstream", type,
         Map.of()));
     if (created.statusCode() == 400 && created.body().contains("invalid toxic type")) {
       return false;
@@ -68,7 +67,7 @@ final class ProxyToxics {
 
   /** Removes the toxic {@code name} if there is one. */
   void remove(String name) throws IOException {
-    HttpResponse<String> response = send("DELETE", toxicsPath() + "/" + encode(name), null);
+    Response response = send("DELETE", toxicsPath() + "/" + encode(name), null);
     if (response.statusCode() != 404) {
       check(response, "remove toxic " + name);
     }
@@ -80,7 +79,7 @@ final class ProxyToxics {
    * {@code tcp_window}'s window) starts anew on every open connection.
    */
   void recreate(String prefix) throws IOException {
-    HttpResponse<String> listed = send("GET", toxicsPath(), null);
+    Response listed = send("GET", toxicsPath(), null);
     check(listed, "list its toxics");
     List<JsonNode> mine = new ArrayList<>();
     for (JsonNode toxic : JSON.readTree(listed.body())) { // upstream, then downstream, in order
@@ -99,7 +98,7 @@ final class ProxyToxics {
 
   /** What the server's /version says, e.g. "2.5.0+latency_us" (a go install build says "git"). */
   String serverVersion() throws IOException {
-    HttpResponse<String> response = send("GET", "/version", null);
+    Response response = send("GET", "/version", null);
     check(response, "read the version");
     return response.body().trim();
   }
@@ -119,21 +118,32 @@ final class ProxyToxics {
     return JSON.writeValueAsString(toxic);
   }
 
-  private HttpResponse<String> send(String method, String path, String body) throws IOException {
-    HttpRequest request = HttpRequest.newBuilder(api.resolve(path)).timeout(TIMEOUT)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body))
-        .header("Content-Type", "application/json")
-        .build();
-    try {
-      return http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted talking to Toxiproxy at " + api, e);
+  // HttpURLConnection rather than java.net.http: building an HttpClient sets up TLS, ~0.3 s in a
+  // new JVM, and every JVM that starts or attaches to a Lab talks to Toxiproxy (each benchmark
+  // fork does); this API is plain HTTP on the machine
+  private Response send(String method, String path, String body) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) api.resolve(path).toURL().openConnection();
+    c.setConnectTimeout((int) TIMEOUT.toMillis());
+    c.setReadTimeout((int) TIMEOUT.toMillis());
+    c.setRequestMethod(method);
+    c.setRequestProperty("Content-Type", "application/json");
+    if (body != null) {
+      c.setDoOutput(true);
+      try (OutputStream out = c.getOutputStream()) {
+        out.write(body.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    int status = c.getResponseCode();
+    try (InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream()) {
+      return new Response(status, in == null ? ""
+          : new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
   }
 
-  private void check(HttpResponse<String> response, String what) throws IOException {
+  private record Response(int statusCode, String body) {
+  }
+
+  private void check(Response response, String what) throws IOException {
     if (response.statusCode() / 100 != 2) {
       throw new IOException("Toxiproxy at " + api + " could not " + what + " on proxy " + proxy
           + ": HTTP " + response.statusCode() + " " + response.body().trim());
