@@ -8,7 +8,8 @@ time at each RTT, cold and warm.
   python3 docs/results/reads-table.py [docs/results/reads]
 
 The million-row run (`--param rows=1000000 --param width=narrow --out docs/results/reads-1m`)
-prints the same way: python3 docs/results/reads-table.py docs/results/reads-1m
+prints the same way: python3 docs/results/reads-table.py docs/results/reads-1m (and its wide
+twin, --param width=wide --out docs/results/reads-1m-wide: docs/results/reads-1m-wide)
 
 Prints the Markdown tables; paste them into the page. Times the model predicted (over the
 profile's budget) are in italics.

@@ -74,12 +74,14 @@ class ResultsPagesTest {
   void readsTablesAreItsJson() throws Exception {
     assertTablesIn("../reads.md", "reads-table.py", "reads");
     assertTablesIn("../reads.md", "reads-table.py", "reads-1m");
+    assertTablesIn("../reads.md", "reads-table.py", "reads-1m-wide");
   }
 
   /** Each report.md beside a results.json: its tables are what ReportWriter makes of it. */
   @Test
   void eachReportIsItsResults(@TempDir Path tmp) throws IOException {
-    for (String dir : List.of("full", "inserts", "verify", "reads", "reads-1m", "durability/fast",
+    for (String dir : List.of("full", "inserts", "verify", "reads", "reads-1m", "reads-1m-wide",
+        "durability/fast",
         "durability/stock",
         "server-knobs/tpcb", "server-knobs/tpcb-fsync-off")) {
       Path out = tmp.resolve(dir);
