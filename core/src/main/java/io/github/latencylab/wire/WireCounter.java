@@ -237,6 +237,8 @@ public final class WireCounter {
     }
   }
 
+  // the read lock of the counter whose totals this one's counting moves: its Lab's, or (a
+  // counter of no Lab) its own
   private Lock addingToParent() {
     Lock lock = (parent == null ? adding : parent.adding).readLock();
     lock.lock();
