@@ -105,15 +105,16 @@ public final class LabConfig {
         .withMaxWindowBytes(bytes(Setting.LINK_MAX_WINDOW))
         .withInitialReceiveWindowBytes(bytes(Setting.LINK_INITIAL_RECEIVE_WINDOW))
         .withRtoMinMicros(rtoMin);
-    // auto: Linux's, twice the initial window, whatever window and segment were set
+    // auto: Linux's, twice the initial window (BBR's three times), whatever window and segment
     if (get(Setting.LINK_INITIAL_SEND_BUFFER).trim().equalsIgnoreCase("auto")) {
-      return link.withInitialSendBufferBytes(2 * link.initialWindowBytes());
+      return link.withInitialSendBufferBytes(link.sendBufferFactor() * link.initialWindowBytes());
     }
     try {
       return link.withInitialSendBufferBytes(bytes(Setting.LINK_INITIAL_SEND_BUFFER));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(invalid(Setting.LINK_INITIAL_SEND_BUFFER, "expected"
-          + " auto (twice the initial window) or bytes from 1 to 1GiB, e.g. 64KiB"), e);
+          + " auto (twice the initial window, three times with BBR) or bytes from 1 to 1GiB,"
+          + " e.g. 64KiB"), e);
     }
   }
 

@@ -50,7 +50,9 @@ public enum Setting {
           + " of bytes in flight per connection and direction that starts at the initial window,"
           + " doubles each round trip while it is the limit (slow start), never has more than the"
           + " cap in flight, and shrinks again after an idle longer than the retransmission"
-          + " timeout (Linux's defaults with CUBIC or Reno); linux-bbr: the same, kept across idles; delay-only: a bare delay, any"
+          + " timeout (Linux's defaults with CUBIC or Reno); linux-bbr: a window kept across idles that grows"
+          + " as BBR's startup does, and sends paced at 2.89x the best delivery rate measured;"
+          + " delay-only: a bare delay, any"
           + " transfer pays the RTT about once. docs/latency.md#the-link."),
   LINK_INITIAL_WINDOW("latencylab.link.initialWindow", "10",
       "Segments a connection may have in flight at its start (RFC 6928; Linux's default)."),
@@ -66,7 +68,8 @@ public enum Setting {
           + " socket, read here); it grows by twice every full segment received."),
   LINK_INITIAL_SEND_BUFFER("latencylab.link.initialSendBuffer", "auto",
       "Bytes the sender's own buffer holds on a new connection (bytes, or with KiB/MiB/kB/MB);"
-          + " auto: Linux's, twice the initial window. It grows to twice the window whenever"
+          + " auto: Linux's, twice the initial window (three times with BBR). It grows to twice"
+          + " the window (three times) whenever"
           + " the application waits on it while the window has room it cannot fill, so a"
           + " warm reply larger than the last one grew it takes a flight more (the kernel's"
           + " here: 78.7 kB again at once, two flights)."),

@@ -29,24 +29,29 @@ import java.util.Map;
  * @param initialReceiveWindowBytes what the receiver lets a new connection's peer send (Linux's
  *     rcv_ssthresh, measured here at 64,088 B); it grows by twice every full segment received
  * @param initialSendBufferBytes what the sender's own buffer holds on a new connection (Linux's
- *     tcp_sndbuf_expand: twice the initial window, a segment a slot); it grows to twice the
- *     window whenever the application waits on it while the window has room it cannot fill
+ *     tcp_sndbuf_expand: twice the initial window, a segment a slot, three times with BBR); it
+ *     grows to {@link #sendBufferFactor()} windows whenever the application waits on it while
+ *     the window has room it cannot fill
+ * @param bbr whether the sender is Linux's BBR in its startup: it paces its sends at 2.89x the
+ *     best delivery rate it measured (at first 2.89x the initial window per RTT, so a warm 14 kB
+ *     reply at 320 ms takes 1.3 RTTs), and grows its window by every segment acknowledged while
+ *     under 2.89x the bandwidth-delay product, full or not
  */
 public record Link(String name, int initialWindowSegments, int mss, long maxWindowBytes,
     long rtoMinMicros, boolean slowStartAfterIdle, long initialReceiveWindowBytes,
-    long initialSendBufferBytes) {
+    long initialSendBufferBytes, boolean bbr) {
 
   /** The toxic type latency-lab's Toxiproxy server registers. */
   public static final String TYPE = "tcp_window";
 
   /** Linux's defaults with CUBIC (or Reno): the default link. */
   public static final Link LINUX = new Link("linux", 10, 1448, 4L << 20, 200_000, true,
-      64_088, 28_960);
-  /** Linux with BBR: the same, but a window survives an idle. */
+      64_088, 28_960, false);
+  /** Linux with BBR: the same buffers, a window that survives an idle, and pacing. */
   public static final Link LINUX_BBR = new Link("linux-bbr", 10, 1448, 4L << 20, 200_000,
-      false, 64_088, 28_960);
+      false, 64_088, 43_440, true);
   /** A bare delay: any transfer pays the RTT about once (latency-lab before the link). */
-  public static final Link DELAY_ONLY = new Link("delay-only", 0, 0, 0, 0, false, 0, 0);
+  public static final Link DELAY_ONLY = new Link("delay-only", 0, 0, 0, 0, false, 0, 0, false);
 
   public Link {
     if (!name.equals(DELAY_ONLY_NAME)) {
@@ -77,38 +82,43 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
     return name.equals(DELAY_ONLY_NAME);
   }
 
+  /** Windows the sender's buffer grows to hold: Linux's 2, BBR's 3 (bbr_sndbuf_expand). */
+  public int sendBufferFactor() {
+    return bbr ? 3 : 2;
+  }
+
   public long initialWindowBytes() {
     return (long) initialWindowSegments * mss;
   }
 
   public Link withInitialWindowSegments(int segments) {
     return new Link(name, segments, mss, maxWindowBytes, rtoMinMicros, slowStartAfterIdle,
-        initialReceiveWindowBytes, initialSendBufferBytes);
+        initialReceiveWindowBytes, initialSendBufferBytes, bbr);
   }
 
   public Link withMss(int bytes) {
     return new Link(name, initialWindowSegments, bytes, maxWindowBytes, rtoMinMicros,
-        slowStartAfterIdle, initialReceiveWindowBytes, initialSendBufferBytes);
+        slowStartAfterIdle, initialReceiveWindowBytes, initialSendBufferBytes, bbr);
   }
 
   public Link withMaxWindowBytes(long bytes) {
     return new Link(name, initialWindowSegments, mss, bytes, rtoMinMicros, slowStartAfterIdle,
-        initialReceiveWindowBytes, initialSendBufferBytes);
+        initialReceiveWindowBytes, initialSendBufferBytes, bbr);
   }
 
   public Link withRtoMinMicros(long micros) {
     return new Link(name, initialWindowSegments, mss, maxWindowBytes, micros,
-        slowStartAfterIdle, initialReceiveWindowBytes, initialSendBufferBytes);
+        slowStartAfterIdle, initialReceiveWindowBytes, initialSendBufferBytes, bbr);
   }
 
   public Link withInitialReceiveWindowBytes(long bytes) {
     return new Link(name, initialWindowSegments, mss, maxWindowBytes, rtoMinMicros,
-        slowStartAfterIdle, bytes, initialSendBufferBytes);
+        slowStartAfterIdle, bytes, initialSendBufferBytes, bbr);
   }
 
   public Link withInitialSendBufferBytes(long bytes) {
     return new Link(name, initialWindowSegments, mss, maxWindowBytes, rtoMinMicros,
-        slowStartAfterIdle, initialReceiveWindowBytes, bytes);
+        slowStartAfterIdle, initialReceiveWindowBytes, bytes, bbr);
   }
 
   /**
@@ -123,7 +133,7 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
         "initial_window", initialWindowBytes(), "max_window", maxWindowBytes,
         "rto_min", rtoMinMicros, "slow_start_after_idle", slowStartAfterIdle ? 1L : 0L,
         "initial_receive_window", initialReceiveWindowBytes, "mss", (long) mss,
-        "initial_send_buffer", initialSendBufferBytes);
+        "initial_send_buffer", initialSendBufferBytes, "bbr", bbr ? 1L : 0L);
     return List.of(new ToxicPlan.Toxic("upstream", TYPE, attributes),
         new ToxicPlan.Toxic("downstream", TYPE, attributes));
   }
@@ -151,24 +161,24 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
     return String.join(",", name, Integer.toString(initialWindowSegments),
         Integer.toString(mss), Long.toString(maxWindowBytes), Long.toString(rtoMinMicros),
         Boolean.toString(slowStartAfterIdle), Long.toString(initialReceiveWindowBytes),
-        Long.toString(initialSendBufferBytes));
+        Long.toString(initialSendBufferBytes), Boolean.toString(bbr));
   }
 
   /** The link {@link #toProperty()} wrote. */
   public static Link fromProperty(String text) {
     String[] f = text.split(",");
-    if (f.length != 8) {
+    if (f.length != 9) {
       throw new IllegalArgumentException("not a link: '" + text + "'");
     }
     return new Link(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]),
         Long.parseLong(f[4]), Boolean.parseBoolean(f[5]), Long.parseLong(f[6]),
-        Long.parseLong(f[7]));
+        Long.parseLong(f[7]), Boolean.parseBoolean(f[8]));
   }
 
   /**
    * In a few words, for results and logs: "linux: 10 x 1448 B initial window, slow start, a
    * send buffer from 28960 B, 4 MiB in flight at most, shrinks after an idle over its timeout
-   * (RTT + 200 ms or more)".
+   * (RTT + 200 ms or more)"; "linux-bbr: ..., kept across idles, paced as BBR's startup".
    */
   public String describe() {
     if (delayOnly()) {
@@ -178,7 +188,8 @@ public record Link(String name, int initialWindowSegments, int mss, long maxWind
         + " from %s, %s in flight at most, %s", name, initialWindowSegments, mss,
         bytes(initialSendBufferBytes), bytes(maxWindowBytes),
         slowStartAfterIdle ? "shrinks after an idle over its timeout (RTT + "
-            + rtoMinMicros / 1000 + " ms or more)" : "kept across idles");
+            + rtoMinMicros / 1000 + " ms or more)" : "kept across idles")
+        + (bbr ? ", paced as BBR's startup (2.89x its best delivery rate)" : "");
   }
 
   static String bytes(long n) {

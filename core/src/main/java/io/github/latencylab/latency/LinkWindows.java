@@ -108,7 +108,8 @@ public final class LinkWindows {
       // the toxic's tcp_new_space, once a round trip: the buffer doubles as the window passes
       // what it and the receiver let fill
       if (waiting && cwnd > filled && sndbuf < link.maxWindowBytes()) {
-        sndbuf = Math.min(2 * Math.max(before, filled), link.maxWindowBytes());
+        sndbuf = Math.min(link.sendBufferFactor() * Math.max(before, filled),
+            link.maxWindowBytes());
       }
     }
   }

@@ -80,9 +80,9 @@ class LabConfigTest {
     Link set = LabConfig.from(Map.of("latencylab.link", "linux-bbr",
         "latencylab.link.initialWindow", "4", "latencylab.link.mss", "1460",
         "latencylab.link.maxWindow", "512KiB", "latencylab.link.rtoMin", "1s"), Map.of()).link();
-    assertThat(set).as("the send buffer twice the initial window set")
+    assertThat(set).as("BBR's send buffer three times the initial window set")
         .isEqualTo(new Link("linux-bbr", 4, 1460, 512 * 1024, 1_000_000, false, 64_088,
-            2 * 4 * 1460));
+            3 * 4 * 1460, true));
     assertThat(LabConfig.from(Map.of("latencylab.link.initialSendBuffer", "64KiB"), Map.of())
         .link().initialSendBufferBytes()).isEqualTo(65_536);
     assertThat(LabConfig.from(Map.of(), Map.of("LATENCYLAB_LINK_MAXWINDOW", "4MB")).link()
@@ -101,7 +101,7 @@ class LabConfigTest {
     assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.link.initialSendBuffer",
         "automatic"), Map.of())).hasMessage("Invalid latencylab.link.initialSendBuffer"
             + " 'automatic' (from -Dlatencylab.link.initialSendBuffer): expected auto (twice the"
-            + " initial window) or bytes from 1 to 1GiB, e.g. 64KiB");
+            + " initial window, three times with BBR) or bytes from 1 to 1GiB, e.g. 64KiB");
     assertThatThrownBy(() -> LabConfig.from(Map.of(), Map.of("LATENCYLAB_LINK_INITIALWINDOW",
         "0"))).hasMessage("Invalid latencylab.link.initialWindow '0' (from"
             + " LATENCYLAB_LINK_INITIALWINDOW): expected a whole number from 1 to 1000");

@@ -66,12 +66,12 @@ class ToxiproxyServerTest {
 
   // the toxics' own facts, in Go: latency_us never early, counted from arrival, an interrupt
   // passes the waiting chunk on (its round-trip timing test is left to go test -v by hand);
-  // tcp_window's flights, cap, receiver, send buffer, timeout, idle restart and removal, by
-  // the times it stamps
+  // tcp_window's flights, cap, receiver, send buffer, timeout, idle restart and removal, and
+  // BBR's pacing and window, by the times it stamps
   @Test
   void theToxicsGoTestsPass() throws Exception {
     String out = run("go", "test", "-count=1", "-run",
-        "Deadline|Arrival|Interrupt|Window|Receiver|Buffer|Write|Timeout|Removing", ".");
+        "Deadline|Arrival|Interrupt|Window|Receiver|Buffer|Write|Timeout|Removing|BBR", ".");
     assertThat(out).startsWith("ok");
   }
 

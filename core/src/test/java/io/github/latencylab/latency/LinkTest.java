@@ -52,9 +52,9 @@ class LinkTest {
         .containsEntry("initial_window", 14_480L).containsEntry("max_window", 4L << 20)
         .containsEntry("rto_min", 200_000L).containsEntry("slow_start_after_idle", 1L)
         .containsEntry("initial_receive_window", 64_088L)
-        .containsEntry("initial_send_buffer", 28_960L);
+        .containsEntry("initial_send_buffer", 28_960L).containsEntry("bbr", 0L);
     assertThat(Link.LINUX_BBR.toxics(Rtt.parse("20ms")).get(1).attributes())
-        .containsEntry("slow_start_after_idle", 0L);
+        .containsEntry("slow_start_after_idle", 0L).containsEntry("bbr", 1L);
     assertThat(Link.DELAY_ONLY.toxics(Rtt.parse("20ms"))).isEmpty();
     assertThat(Link.LINUX.toxics(Rtt.ZERO)).as("no RTT, no path").isEmpty();
   }
@@ -67,8 +67,9 @@ class LinkTest {
         + " a send buffer from 28960 B, 4 MiB in flight at most, shrinks after an idle over its"
         + " timeout (RTT + 200 ms or more)");
     assertThat(Link.LINUX_BBR.withMaxWindowBytes(512 * 1024).describe()).isEqualTo("linux-bbr:"
-        + " 10 x 1448 B initial window, slow start, a send buffer from 28960 B, 512 KiB in"
-        + " flight at most, kept across idles");
+        + " 10 x 1448 B initial window, slow start, a send buffer from 43440 B, 512 KiB in"
+        + " flight at most, kept across idles, paced as BBR's startup (2.89x its best delivery"
+        + " rate)");
     assertThat(Link.DELAY_ONLY.describe()).startsWith("delay-only: a bare delay");
   }
 

@@ -25,7 +25,7 @@ import (
 // flight: InitialSendBuffer at first (Linux's tcp_sndbuf_expand at connect: twice the initial
 // window, counted as one segment per slot), twice the window whenever an acknowledgement finds
 // the application waiting on the buffer while the window has room the buffer cannot fill
-// (tcp_new_space); so a connection that last moved 78 kB keeps a buffer of about 40 segments,
+// (tcp_new_space; three times with BBR, bbr_sndbuf_expand); so a connection that last moved 78 kB keeps a buffer of about 40 segments,
 // and its next 78 kB reply takes two flights, as the kernel's did. With SlowStartAfterIdle, a sender that had
 // nothing in flight for longer than the retransmission timeout halves its window for each
 // timeout idle, down to the initial window
@@ -55,6 +55,8 @@ type TCPWindowToxic struct {
 	// bytes the sender's buffer holds on a new connection (Linux: twice the initial window);
 	// 0: no buffer beyond MaxWindow
 	InitialSendBuffer int64 `json:"initial_send_buffer"`
+	// 1: the sender is BBR in startup (bbr.go): it paces, and grows its window its own way
+	BBR int64 `json:"bbr"`
 }
 
 // windowState is one direction of one connection: it lives on the stub, so the window and the
@@ -87,6 +89,7 @@ type windowState struct {
 	// the retransmission timeout's variance, and where the window that next shortens it ends
 	rttVar time.Duration
 	rttSeq int64
+	pace   pacing // BBR's (bbr.go)
 }
 
 // writeGap: chunks that arrive closer together than this are one write of the application.
@@ -95,6 +98,7 @@ const writeGap = 2 * time.Millisecond
 type flight struct {
 	ackAt time.Time
 	bytes int64
+	rate  rateStamp
 }
 
 func (t *TCPWindowToxic) NewState() interface{} {
@@ -127,14 +131,21 @@ func (t *TCPWindowToxic) Pipe(stub *toxics.ToxicStub) {
 		if s.sndbuf <= 0 {
 			s.sndbuf = t.MaxWindow
 		}
+		if t.bbr() {
+			t.startPacing(&s.pace)
+		}
 	}
 	for {
 		if s.heldBytes > 0 {
-			// window full: the next acknowledgement opens it
-			if !waitUntil(s.flights[0].ackAt, stub.Interrupt) {
+			// window full: the next acknowledgement opens it; else the pacer holds the data
+			next, acked := s.pace.next, false
+			if len(s.flights) > 0 && (s.inFlight >= t.window(s) || !s.flights[0].ackAt.After(next)) {
+				next, acked = s.flights[0].ackAt, true
+			}
+			if !waitUntil(next, stub.Interrupt) {
 				return // held data stays on the stub; Cleanup passes it on if this toxic goes
 			}
-			if !t.releaseAt(stub, s, s.flights[0].ackAt, true) {
+			if !t.releaseAt(stub, s, next, acked) {
 				return
 			}
 			continue
@@ -184,10 +195,10 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 	}
 	released := false
 	window := t.window(s)
-	for len(s.held) > 0 && s.inFlight < window {
+	for len(s.held) > 0 && s.inFlight < window && t.paced(&s.pace, now) {
 		c := s.held[0]
 		n := int64(len(c.Data))
-		if room := window - s.inFlight; n > room {
+		if room := min64(window-s.inFlight, t.burst(&s.pace, n)); n > room {
 			// send what fits now, the rest when the window opens
 			out := &stream.StreamChunk{Data: c.Data[:room], Timestamp: c.Timestamp}
 			c.Data = c.Data[room:]
@@ -198,7 +209,8 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 		}
 		s.heldBytes -= n
 		c.Timestamp = later(c.Timestamp, now)
-		s.flights = append(s.flights, flight{ackAt: now.Add(t.rtt()), bytes: n})
+		rate := t.sent(&s.pace, n, now, s.inFlight)
+		s.flights = append(s.flights, flight{ackAt: now.Add(t.rtt()), bytes: n, rate: rate})
 		s.inFlight += n
 		s.sent += n
 		released = true
@@ -244,17 +256,22 @@ func (t *TCPWindowToxic) acknowledge(s *windowState, now time.Time, more bool) {
 			s.rttSeq = s.sent
 		}
 		// Linux grows it ack by ack while the window was full, or up to twice what was in
-		// flight while it was not
-		if s.cwndLimited {
+		// flight while it was not; BBR its own way
+		if t.bbr() {
+			s.cwnd = t.acknowledged(&s.pace, f.rate, f.ackAt, s.cwnd)
+		} else if s.cwndLimited {
 			s.cwnd += f.bytes
 		} else if s.cwnd < 2*s.maxInFlight {
 			s.cwnd = min64(s.cwnd+f.bytes, 2*s.maxInFlight)
 		}
 		// Linux's tcp_new_space: the window has room that what the buffer holds cannot fill.
 		// Linux looks every other segment, so the window it doubles is the one that just
-		// passed what the buffer fills, however much this flight carried.
+		// passed what the buffer fills, however much this flight carried. Or the window has
+		// room the pacer holds data back from (BBR's): the buffer grows to hold the window.
 		if waiting && s.cwnd > filled && s.sndbuf < t.MaxWindow {
-			s.sndbuf = min64(2*max64(before, filled), t.MaxWindow)
+			s.sndbuf = min64(t.sendBufferFactor()*max64(before, filled), t.MaxWindow)
+		} else if waiting && t.bbr() && s.pace.next.After(f.ackAt) {
+			s.sndbuf = min64(max64(s.sndbuf, t.sendBufferFactor()*s.cwnd), t.MaxWindow)
 		}
 	}
 }
