@@ -26,7 +26,10 @@ import (
 // window, counted as one segment per slot), twice the window whenever an acknowledgement finds
 // the application waiting on the buffer while the window has room the buffer cannot fill
 // (tcp_new_space; three times with BBR, bbr_sndbuf_expand); so a connection that last moved 78 kB keeps a buffer of about 40 segments,
-// and its next 78 kB reply takes two flights, as the kernel's did. With SlowStartAfterIdle, a sender that had
+// and its next 78 kB reply takes two flights, as the kernel's did. An application that found the
+// buffer full writes again only once a third of it is free (sk_stream_write_space), then fills
+// it: where acknowledgements come spread out, as a paced flight's do, a full buffer refills in
+// thirds, and what a refill put in it that the pacer still holds counts as queued. With SlowStartAfterIdle, a sender that had
 // nothing in flight for longer than the retransmission timeout halves its window for each
 // timeout idle, down to the initial window
 // (RFC 2861; Linux's tcp_cwnd_restart); and a window the sender keeps in use without filling
@@ -90,6 +93,11 @@ type windowState struct {
 	rttVar time.Duration
 	rttSeq int64
 	pace   pacing // BBR's (bbr.go)
+	// the application found its buffer full: Linux wakes it again only once the free space is
+	// half what is queued, in flight or not sent yet (sk_stream_write_space); woken, it fills
+	// the buffer again, and what it wrote then the pacer may still hold (unsent)
+	blocked bool
+	unsent  int64
 }
 
 // writeGap: chunks that arrive closer together than this are one write of the application.
@@ -139,7 +147,8 @@ func (t *TCPWindowToxic) Pipe(stub *toxics.ToxicStub) {
 		if s.heldBytes > 0 {
 			// window full: the next acknowledgement opens it; else the pacer holds the data
 			next, acked := s.pace.next, false
-			if len(s.flights) > 0 && (s.inFlight >= t.window(s) || !s.flights[0].ackAt.After(next)) {
+			if len(s.flights) > 0 && ((s.blocked && s.unsent == 0) || s.inFlight >= t.window(s) ||
+				!s.flights[0].ackAt.After(next)) {
 				next, acked = s.flights[0].ackAt, true
 			}
 			if !waitUntil(next, stub.Interrupt) {
@@ -157,6 +166,11 @@ func (t *TCPWindowToxic) Pipe(stub *toxics.ToxicStub) {
 			if c == nil {
 				stub.Close()
 				return
+			}
+			// a write that comes after a gap (Toxiproxy reads on as the toxic takes chunks,
+			// so a gap is the application's): the one before was all it had
+			if c.Timestamp.Sub(s.clock) > writeGap {
+				s.blocked, s.unsent = false, 0
 			}
 			s.held = append(s.held, c)
 			s.heldBytes += int64(len(c.Data))
@@ -193,12 +207,20 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 	if s.inFlight == 0 && !s.lastRelease.IsZero() && t.SlowStartAfterIdle != 0 {
 		t.restartAfterIdle(s, now.Sub(s.lastRelease))
 	}
+	if queued := s.inFlight + s.unsent; s.blocked && s.sndbuf-queued >= queued/2 {
+		s.unsent = s.sndbuf - s.inFlight // woken, it fills the buffer again
+	}
 	released := false
 	window := t.window(s)
-	for len(s.held) > 0 && s.inFlight < window && t.paced(&s.pace, now) {
+	for len(s.held) > 0 && (!s.blocked || s.unsent > 0) && s.inFlight < window &&
+		t.paced(&s.pace, now) {
 		c := s.held[0]
 		n := int64(len(c.Data))
-		if room := min64(window-s.inFlight, t.burst(&s.pace, n)); n > room {
+		room := min64(window-s.inFlight, t.burst(&s.pace, n))
+		if s.blocked {
+			room = min64(room, s.unsent)
+		}
+		if n > room {
 			// send what fits now, the rest when the window opens
 			out := &stream.StreamChunk{Data: c.Data[:room], Timestamp: c.Timestamp}
 			c.Data = c.Data[room:]
@@ -213,6 +235,9 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 		s.flights = append(s.flights, flight{ackAt: now.Add(t.rtt()), bytes: n, rate: rate})
 		s.inFlight += n
 		s.sent += n
+		if s.blocked {
+			s.unsent -= n
+		}
 		released = true
 		select {
 		case stub.Output <- c:
@@ -220,6 +245,9 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 			stub.Output <- c // pass it on, drop nothing; the rest stays held
 			return false
 		}
+	}
+	if s.heldBytes > 0 && s.inFlight >= s.sndbuf {
+		s.blocked = true
 	}
 	if released {
 		s.lastRelease = now
