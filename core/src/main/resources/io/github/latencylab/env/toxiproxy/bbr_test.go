@@ -100,6 +100,36 @@ func TestBBRsBufferGrowsWhileThePacerHoldsData(t *testing.T) {
 	}
 }
 
+// An application that found its buffer full writes again only once the free space is half
+// what is queued (Linux's sk_stream_write_space). A paced flight's acknowledgements come back
+// a burst at a time, so a 30-segment buffer at its cap, full of 4-segment bursts 0.93 ms
+// apart, takes nothing more at the first acknowledgement (of the two bursts the idle pacer
+// sent together: 8 free, 22 queued), and refills at the second (12 free, 18 queued).
+func TestBBRsApplicationWritesAgainOnceAThirdOfItsBufferIsFree(t *testing.T) {
+	rtt := 20 * time.Millisecond
+	toxic := bbrWindow(rtt.Microseconds())
+	toxic.InitialWindow = 30 * mss
+	toxic.MaxWindow = 30 * mss
+	toxic.InitialSendBuffer = 0 // the cap
+	r := startWindow(toxic)
+	defer r.stop()
+	_, first, _ := r.receive(t, len(r.send(10*mss, time.Now()))) // past the unpaced segments
+	time.Sleep(time.Until(first[0].Add(rtt + rtt/4)))
+	at := time.Now()
+	_, times, perTime := r.receive(t, len(r.send(60*mss, at)))
+	rate := r.stub.State.(*windowState).pace.rate
+	gap := time.Duration(4 * mss / rate * float64(time.Second))
+	released, k := 0, 0
+	for ; released <= 30*mss; k++ {
+		released += perTime[times[k]]
+	}
+	want := at.Add(rtt + gap)
+	if got := times[k-1]; got.Before(want.Add(-time.Microsecond)) {
+		t.Fatalf("the load's 31st segment left at +%v; want it to wait for the second acknowledgement, +%v",
+			got.Sub(at), want.Sub(at))
+	}
+}
+
 // BBR grows its window by what is acknowledged while it is under 2.89 x the measured
 // bandwidth-delay product, full or not (bbr_set_cwnd): exchanges of 10 segments take it past
 // the 20 segments that Linux's slow start stops at (twice what was in flight), to about

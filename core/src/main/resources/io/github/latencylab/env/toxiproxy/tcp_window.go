@@ -26,10 +26,10 @@ import (
 // window, counted as one segment per slot), twice the window whenever an acknowledgement finds
 // the application waiting on the buffer while the window has room the buffer cannot fill
 // (tcp_new_space; three times with BBR, bbr_sndbuf_expand); so a connection that last moved 78 kB keeps a buffer of about 40 segments,
-// and its next 78 kB reply takes two flights, as the kernel's did. An application that found the
-// buffer full writes again only once a third of it is free (sk_stream_write_space), then fills
-// it: where acknowledgements come spread out, as a paced flight's do, a full buffer refills in
-// thirds, and what a refill put in it that the pacer still holds counts as queued. With SlowStartAfterIdle, a sender that had
+// and its next 78 kB reply takes two flights, as the kernel's did. With BBR, an application that
+// found the buffer full writes again only once a third of it is free (sk_stream_write_space),
+// then fills it: a paced flight's acknowledgements come back spread out, so a full buffer
+// refills in thirds, and what a refill put in it that the pacer still holds counts as queued. With SlowStartAfterIdle, a sender that had
 // nothing in flight for longer than the retransmission timeout halves its window for each
 // timeout idle, down to the initial window
 // (RFC 2861; Linux's tcp_cwnd_restart); and a window the sender keeps in use without filling
@@ -246,7 +246,10 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 			return false
 		}
 	}
-	if s.heldBytes > 0 && s.inFlight >= s.sndbuf {
+	// only a paced flight's acknowledgements come back spread out enough for the application
+	// to wake before most have come: an unpaced one's come together, and the kernel's Reno
+	// refilled its whole 4 MB buffer every round of a 60 MB COPY at 320 ms
+	if s.heldBytes > 0 && s.inFlight >= s.sndbuf && t.bbr() {
 		s.blocked = true
 	}
 	if released {

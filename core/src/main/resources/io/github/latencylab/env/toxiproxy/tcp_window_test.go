@@ -422,27 +422,3 @@ func TestWhatToxiproxyReadAheadWaitsOnTheBufferToo(t *testing.T) {
 			perTime[times[0]], perTime[times[1]], 15*mss, 30*mss)
 	}
 }
-
-// An application that found its buffer full writes again only once the free space is half
-// what is queued (Linux's sk_stream_write_space): a buffer at its cap of 30 segments, full of
-// six 5-segment bursts a millisecond apart, takes no more at the first burst's acknowledgement
-// (5 free, 25 queued), and 10 segments at the second's.
-func TestAnApplicationThatFoundItsBufferFullWritesAgainAtAThirdFree(t *testing.T) {
-	rtt := 20 * time.Millisecond
-	toxic := linuxWindow(rtt.Microseconds())
-	toxic.InitialWindow = 100 * mss
-	toxic.MaxWindow = 30 * mss
-	r := startWindow(toxic)
-	defer r.stop()
-	start := time.Now()
-	for k := 0; k < 6; k++ {
-		r.send(5*mss, start.Add(time.Duration(k)*time.Millisecond))
-	}
-	r.receive(t, 30*mss)
-	r.send(30*mss, start.Add(6*time.Millisecond))
-	_, times, perTime := r.receive(t, 30*mss)
-	if want := start.Add(rtt + time.Millisecond); !times[0].Equal(want) || perTime[times[0]] != 10*mss {
-		t.Fatalf("the waiting data first left at +%v, %d bytes; want +%v, 10 segments",
-			times[0].Sub(start), perTime[times[0]], want.Sub(start))
-	}
-}
