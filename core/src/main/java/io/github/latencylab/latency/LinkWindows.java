@@ -12,6 +12,9 @@ package io.github.latencylab.latency;
  * a window kept busy but not full), which {@link #restart()} stands in for where a workload
  * restarts the windows on purpose.
  *
+ * <p>With {@link Link#bbr()} it counts BBR's buffer of three windows but neither its pacing
+ * (time, not flights) nor its own window growth: slow start's rules stand in for it.
+ *
  * <p>Not thread-safe: one connection's counter drives it.
  */
 public final class LinkWindows {
