@@ -24,17 +24,23 @@ import (
 // while the sender is not application-limited; here only a transfer held at the cap for
 // rounds would get there, and the model stays in startup (the 60 MB cells of link-check).
 const (
-	bbrHighGain     = 739.0 / 256 // 2.89 (2/ln 2): startup's pacing and window gain, BBR_UNIT fixed point
-	bbrPacingMargin = 0.99        // bbr_pacing_margin_percent: pace 1% under the rate
-	unpacedSegments = 10          // tcp_update_skb_after_send paces from a connection's 10th data segment
-	tcpInitCwnd     = 10          // segments: bbr_set_cwnd grows the window unconditionally until this many are delivered
-	bbrMinTSORate   = 150_000     // bytes/s (bbr_min_tso_rate, 1.2 Mbit/s): slower, a burst is one segment, else two
-	gsoMaxSize      = 65_536      // the largest burst (sk_gso_max_size)
+	// startup's pacing and window gain, 2/ln 2 in BBR_UNIT fixed point: 2.89
+	bbrHighGain = 739.0 / 256
+	// bbr_pacing_margin_percent: pace 1% under the rate
+	bbrPacingMargin = 0.99
+	// tcp_update_skb_after_send paces from a connection's 10th data segment on
+	unpacedSegments = 10
+	// segments: bbr_set_cwnd grows the window whatever its target until this many are delivered
+	tcpInitCwnd = 10
+	// bytes/s (bbr_min_tso_rate, 1.2 Mbit/s): slower, a burst is one segment, else two
+	bbrMinTSORate = 150_000
+	// the largest burst (sk_gso_max_size)
+	gsoMaxSize = 65_536
 )
 
 // pacing is one direction's BBR state: the rate it paces at and the delivery it measures.
 type pacing struct {
-	bw          float64   // bytes/s: the best delivery rate measured (BBR's max filter, never aged here)
+	bw          float64   // bytes/s: the best delivery rate measured (BBR's max filter, not aged)
 	rate        float64   // bytes/s (sk_pacing_rate)
 	next        time.Time // when the next burst may leave (tcp_wstamp_ns)
 	segsOut     int64     // data segments sent (tp->data_segs_out)

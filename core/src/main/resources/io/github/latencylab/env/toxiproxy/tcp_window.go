@@ -12,33 +12,36 @@ import (
 //
 //	{"type": "tcp_window", "attributes": {"rtt": 320000, "initial_window": 14480,
 //	 "max_window": 4194304, "rto_min": 200000, "slow_start_after_idle": 1,
-//	 "initial_receive_window": 64088, "mss": 1448, "initial_send_buffer": 28960}}
+//	 "initial_receive_window": 64088, "mss": 1448, "initial_send_buffer": 28960, "bbr": 0}}
 //
 // A byte released at t is acknowledged at t + RTT. The window starts at InitialWindow (RFC 6928:
 // 10 segments) and grows by every byte acknowledged while the sender uses it (slow start, as
 // Linux does it: only while cwnd-limited, or under twice what was in flight). What is in flight
 // never passes MaxWindow (what the path's socket buffers allow); the window itself may, as
 // Linux's does (9.2 MB of cwnd with 4 MB in flight, measured at 320 ms), so it outlasts more
-// halvings after an idle. The receiver lets its peer have InitialReceiveWindow in flight at
-// first and twice more for every full segment it received (Linux's rcv_ssthresh, which
-// measured 1.07 MB after a cold 577 kB COPY). The sender's own buffer holds what it has in
-// flight: InitialSendBuffer at first (Linux's tcp_sndbuf_expand at connect: twice the initial
-// window, counted as one segment per slot), twice the window whenever an acknowledgement finds
-// the application waiting on the buffer while the window has room the buffer cannot fill
-// (tcp_new_space; three times with BBR, bbr_sndbuf_expand); so a connection that last moved 78 kB keeps a buffer of about 40 segments,
-// and its next 78 kB reply takes two flights, as the kernel's did. With BBR, an application that
+// halvings after an idle. The receiver lets its peer have InitialReceiveWindow in flight at first
+// and twice more for every full segment it received (Linux's rcv_ssthresh, which measured 1.07 MB
+// after a cold 577 kB COPY). The sender's own buffer holds what it has in flight:
+// InitialSendBuffer at first (Linux's tcp_sndbuf_expand at connect: twice the initial window,
+// counted as one segment per slot), twice the window whenever an acknowledgement finds the
+// application waiting on the buffer while the window has room the buffer cannot fill
+// (tcp_new_space; three times with BBR, bbr_sndbuf_expand); so a connection that last moved 78 kB
+// keeps a buffer of about 40 segments, and its next 78 kB reply takes two flights, as the
+// kernel's did.
+//
+// With BBR (bbr.go) the sender paces and grows its window its own way, and an application that
 // found the buffer full writes again only once a third of it is free (sk_stream_write_space),
-// then fills it: a paced flight's acknowledgements come back spread out, so a full buffer
-// refills in thirds, and what a refill put in it that the pacer still holds counts as queued. With SlowStartAfterIdle, a sender that had
-// nothing in flight for longer than the retransmission timeout halves its window for each
-// timeout idle, down to the initial window
-// (RFC 2861; Linux's tcp_cwnd_restart); and a window the sender keeps in use without filling
-// it for a timeout shrinks halfway to what it used (RFC 2861's slow part, Linux's
-// tcp_cwnd_application_limited). The timeout is Linux's estimate on a path of steady RTT: RTT
-// plus a variance that starts at twice the RTT and loses a quarter of its excess over RTOMin
-// with every window of data acknowledged (tcp_rtt_estimator; at 320 ms it measured 820 ms on a
-// new connection, 564 ms after a 577 kB COPY). Nothing is lost, so slow start never ends: no
-// congestion avoidance.
+// then fills it: a paced flight's acknowledgements come back spread out, so a full buffer refills
+// in thirds, and what a refill put in it that the pacer still holds counts as queued.
+//
+// With SlowStartAfterIdle, a sender that had nothing in flight for longer than the retransmission
+// timeout halves its window for each timeout idle, down to the initial window (RFC 2861; Linux's
+// tcp_cwnd_restart); and a window the sender keeps in use without filling it for a timeout
+// shrinks halfway to what it used (RFC 2861's slow part, Linux's tcp_cwnd_application_limited).
+// The timeout is Linux's estimate on a path of steady RTT: RTT plus a variance that starts at
+// twice the RTT and loses a quarter of its excess over RTOMin with every window of data
+// acknowledged (tcp_rtt_estimator; at 320 ms it measured 820 ms on a new connection, 564 ms after
+// a 577 kB COPY). Nothing is lost, so slow start never ends: no congestion avoidance.
 //
 // Released data keeps the time it was released as its timestamp, exact rather than when a
 // timer woke up, so a latency_us toxic after this one delays it from there. Data the window
