@@ -50,10 +50,10 @@ public enum Setting {
           + " of bytes in flight per connection and direction that starts at the initial window,"
           + " doubles each round trip while it is the limit (slow start), never has more than the"
           + " cap in flight, and shrinks again after an idle longer than the retransmission"
-          + " timeout (Linux's defaults with CUBIC or Reno); linux-bbr: a window kept across idles that grows"
-          + " as BBR's startup does, and sends paced at 2.89x the best delivery rate measured;"
-          + " delay-only: a bare delay, any"
-          + " transfer pays the RTT about once. docs/latency.md#the-link."),
+          + " timeout (Linux's defaults with CUBIC or Reno); linux-bbr: a window kept across"
+          + " idles that grows as BBR's startup does, and sends paced at 2.89x the best delivery"
+          + " rate measured; delay-only: a bare delay, any transfer pays the RTT about once."
+          + " docs/latency.md#the-link."),
   LINK_INITIAL_WINDOW("latencylab.link.initialWindow", "10",
       "Segments a connection may have in flight at its start (RFC 6928; Linux's default)."),
   LINK_MSS("latencylab.link.mss", "1448",

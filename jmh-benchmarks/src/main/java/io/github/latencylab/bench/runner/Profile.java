@@ -21,10 +21,10 @@ public enum Profile {
    * counts a regression changes are the same at every RTT, and the witnesses keep the model
    * checked on every suite), one size (100 rows a load: one row at a time, the slowest
    * strategies, a second an operation at 1,000; reads: 1,000 narrow rows, cold windows, the
-   * suite's smallest; TPC-B: one client, stock synchronous_commit; pipelining: the clients counted at the relay whose counts are
-   * the same at every RTT, Vert.x one at a time and R2DBC's batch: a pipelining client's count
-   * at 0.5 ms depends on how fast it sends, see docs/pipelining.md; pgjdbc's shapes are the
-   * other suites'), the shortest honest iterations, a 6 s budget per cell (longer witnesses at
+   * suite's smallest; TPC-B: one client, stock synchronous_commit; pipelining: the clients
+   * counted at the relay whose counts are the same at every RTT, Vert.x one at a time and
+   * R2DBC's batch: a pipelining client's count at 0.5 ms depends on how fast it sends, see
+   * docs/pipelining.md; pgjdbc's shapes are the other suites'), the shortest honest iterations, a 6 s budget per cell (longer witnesses at
    * 20 ms predicted from their 0.5 ms). Hibernate's reads: getResultStream() only, which
    * Hibernate runs on scroll(FORWARD_ONLY): the same cursor and counts as hibernateScroll,
    * which the other profiles measure.
