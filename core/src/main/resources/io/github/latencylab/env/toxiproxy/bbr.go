@@ -68,14 +68,19 @@ func (t *TCPWindowToxic) startPacing(p *pacing) {
 	p.rate = bbrHighGain * bbrPacingMargin * float64(t.InitialWindow) / t.rtt().Seconds()
 }
 
+// pacing: the sender paces, having sent its first 10 segments.
+func (t *TCPWindowToxic) pacing(p *pacing) bool {
+	return t.bbr() && p.segsOut >= unpacedSegments
+}
+
 // paced: a burst may leave at now; false while the pacer holds it (until p.next).
 func (t *TCPWindowToxic) paced(p *pacing, now time.Time) bool {
-	return !t.bbr() || p.segsOut < unpacedSegments || !p.next.After(now)
+	return !t.pacing(p) || !p.next.After(now)
 }
 
 // burst is how much of n bytes leaves at once: all of it where nothing paces, else a TSO burst.
 func (t *TCPWindowToxic) burst(p *pacing, n int64) int64 {
-	if !t.bbr() || p.segsOut < unpacedSegments || t.MSS <= 0 {
+	if !t.pacing(p) || t.MSS <= 0 {
 		return n
 	}
 	return min64(n, t.burstSegments(p)*t.MSS)
@@ -107,7 +112,7 @@ func (t *TCPWindowToxic) sent(p *pacing, n int64, at time.Time, inFlight int64) 
 	prior := p.next
 	p.next = later(p.next, at)
 	p.segsOut += stamp.segs
-	if t.bbr() && p.segsOut >= unpacedSegments {
+	if t.pacing(p) {
 		length := time.Duration(float64(n) / p.rate * float64(time.Second))
 		credit := p.next.Sub(prior)
 		if prior.IsZero() || credit > length {
