@@ -118,7 +118,7 @@ final class LabSchema implements AutoCloseable {
       return schema;
     } catch (SQLException | RuntimeException e) {
       try {
-        guard.close();
+        release(guard);
       } catch (SQLException closing) {
         e.addSuppressed(closing);
       }
@@ -127,6 +127,19 @@ final class LabSchema implements AutoCloseable {
       }
       throw new IllegalStateException("Could not set up schema " + name + " on "
           + direct.redactedUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  // Unlocks before closing: the session's end releases the lock too, but only once the server
+  // has processed the Terminate, after close returns, so a Lab started at once on the same
+  // schema (a retry after a failed start, the next test) could be told it is in use.
+  private static void release(Connection guard) throws SQLException {
+    try (Statement st = guard.createStatement()) {
+      st.execute("SELECT pg_advisory_unlock_all()");
+    } catch (SQLException e) {
+      LOG.debug("the schema guard could not unlock; its session's end will", e);
+    } finally {
+      guard.close();
     }
   }
 
@@ -240,7 +253,7 @@ final class LabSchema implements AutoCloseable {
       }
     } finally {
       try {
-        guard.close(); // ends the session: releases the lock
+        release(guard);
       } catch (SQLException e) {
         LOG.debug("the schema guard's connection did not close cleanly", e);
       }
