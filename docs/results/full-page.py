@@ -2,9 +2,11 @@
 """The full-profile results page: reads the merged results.json of a full run and prints
 docs/results/full.md (headline tables, the field figures beside ours, the model's check).
 
-  python3 docs/results/full-page.py RESULTS_JSON [REMARKS_MD] > docs/results/full.md
+  python3 docs/results/full-page.py RESULTS_JSON [REMARKS_MD [BEFORE_JSON]] > docs/results/full.md
 
 REMARKS_MD: what the run's operator saw that the numbers cannot say (e.g. what else ran).
+BEFORE_JSON: the previous full run's results.json (docs/results/full/previous-results.json): the
+page then says what moved, cell by cell, in its headline series.
 """
 import statistics
 import sys
@@ -37,8 +39,8 @@ class Run:
 
 def sweep_table(run, suite, size, out, note=""):
     rtts = run.rtts()
-    out.append("| strategy | RT/op | statements/op | " + " | ".join(rtts) + " |")
-    out.append("|---|---:|---:|" + "---:|" * len(rtts))
+    out.append("| strategy | RT/op | window flights/op | statements/op | " + " | ".join(rtts) + " |")
+    out.append("|---|---:|---:|---:|" + "---:|" * len(rtts))
     rows = []
     for s in run.strategies(suite):
         cells = [run.find(suite, s, size, r) for r in rtts]
@@ -47,11 +49,15 @@ def sweep_table(run, suite, size, out, note=""):
         first = next(c for c in cells if c is not None)
         rows.append((cells[-1]["timeMs"] if cells[-1] else 0, s, first, cells))
     for _, s, first, cells in sorted(rows, reverse=True):
-        out.append(f"| {s} | {count(first['roundTripsPerOp'])} | {count(first['statementsPerOp'])} | "
+        out.append(f"| {s} | {count(first['roundTripsPerOp'])} |"
+                   f" {count(max(c.get('windowRoundTripsPerOp', 0.0) for c in cells if c))} |"
+                   f" {count(first['statementsPerOp'])} | "
                    + " | ".join(cell(c) for c in cells) + " |")
     out.append("")
     if note:
         out.append(note + "\n")
+    out.append("Window flights/op: the most of the row's cells. A fork's first operation starts on a new"
+               " connection's window, and a cell of few operations (a high RTT) shows it most.\n")
 
 
 def measured_rtt(run, out):
@@ -167,13 +173,44 @@ def field_figures(run, out):
                " (or a smaller size): measuring it would take longer than the profile's budget.\n")
 
 
+HEADLINES = [("NPlusOneBenchmark", "1000"), ("InsertBenchmark", "10000"),
+             ("InsertBenchmark", "1000000"), ("HibernateInsertBenchmark", "10000")]
+
+
+def moved(run, before, out, rtts=("0.5ms", "20ms", "320ms")):
+    """The headline series' cells at the given RTTs, this run against the previous one."""
+    was = before.env
+    settings = was.get("postgresSettings", {})
+    out.append(f"Against the previous full run ({before.doc.get('createdAt', '?')[:16].replace('T', ' ')}"
+               f" UTC; link {was.get('link', 'none: a bare delay')}; fsync {settings.get('fsync', '?')},"
+               f" synchronous_commit {settings.get('synchronous_commit', '?')}), the headline series:"
+               " before → now (now / before; \\* predicted):\n")
+    out.append("| suite | size | strategy | " + " | ".join(rtts) + " |")
+    out.append("|---|---:|---|" + "---:|" * len(rtts))
+    for suite, size in HEADLINES:
+        for s in run.strategies(suite):
+            cells = []
+            for r in rtts:
+                now, then = run.find(suite, s, size, r), before.find(suite, s, size, r)
+                cells.append(f"{cell(then)} → {cell(now)} ({now['timeMs'] / then['timeMs']:.2f})"
+                             if now and then else "–")
+            if any(c != "–" for c in cells):
+                out.append(f"| {suite} | {int(size):,} | {s} | " + " | ".join(cells) + " |")
+    out.append("")
+
+
 def environment(run, out):
     e = run.env
     settings = e.get("postgresSettings", {})
-    keys = ["fsync", "synchronous_commit", "shared_buffers", "work_mem", "wal_buffers"]
+    keys = ["fsync", "synchronous_commit", "full_page_writes", "shared_buffers", "work_mem",
+            "wal_buffers"]
     out.append(f"- {e.get('backend')} backend: PostgreSQL {e.get('postgresVersion')},"
                f" Toxiproxy {e.get('toxiproxyVersion')}, pgjdbc {e.get('pgjdbcVersion')}")
     out.append("- server settings: " + ", ".join(f"`{k}={settings[k]}`" for k in keys if k in settings))
+    if e.get("link"):
+        out.append(f"- link {e['link']}; each cell on a warm window: a fork keeps its connections"
+                   " from one operation to the next, as a pool does (a new connection pays slow start"
+                   " first: [link-check.md](link-check.md))")
     out.append(f"- Java {e.get('javaVersion')} ({e.get('javaVm')}), {e.get('os')},"
                f" {e.get('cpus')} CPUs, heap {e.get('maxHeapMb')} MB")
     out.append(f"- run finished {run.doc.get('createdAt')}, profile `{run.doc.get('profile')}`;"
@@ -187,6 +224,7 @@ def main():
     if len(sys.argv) > 2:
         with open(sys.argv[2]) as f:
             remarks = f.read().strip()
+    before = Run(sys.argv[3]) if len(sys.argv) > 3 else None
     out = ["# The full sweep: every suite, 0.5 to 320 ms", ""]
     out.append("Generated from one full-profile run, suite by suite on one machine (the commands"
                " are below), by `docs/results/full-page.py`. Every table of every cell, with JMH's"
@@ -208,11 +246,15 @@ def main():
     out.append("## One round trip: `SELECT 1`\n")
     sweep_table(run, "RoundTripBenchmark", None, out)
     out.append("## Does the model hold?\n")
-    out.append("For every series measured at two RTTs or more: the model T(L) = T0 + round trips × L,"
+    out.append("For every series measured at two RTTs or more: the model T(L) = T0 + (round trips +"
+               " window flights) × L,"
                " fitted on its measured cells below its highest RTT (least squares; one cell: T0 ="
                " T − round trips × L), predicts its highest; the error against the time measured"
                " there. This is what a predicted (\\*) cell is worth.\n")
     model_check(run, out)
+    if before:
+        out.append("## What moved since the previous run\n")
+        moved(run, before, out)
     if remarks:
         out.append(remarks + "\n")
     out.append("## What each setting really added\n")
@@ -224,10 +266,11 @@ def main():
             ("'HibernateInsertBenchmark|RoundTripBenchmark'", "full-hibernate-round-trip")]
     for suite, out_dir in runs:
         out.append(f"./latency-lab bench --profile full --backend embedded --include {suite} --out {out_dir}")
+    out.append("mv docs/results/full/results.json docs/results/full/previous-results.json")
     out.append("./latency-lab report --out docs/results/full --results "
                + " ".join(f"{d}/results.json" for _, d in runs))
     out.append("python3 docs/results/full-page.py docs/results/full/results.json"
-               " docs/results/full/remarks.md > docs/results/full.md")
+               " docs/results/full/remarks.md docs/results/full/previous-results.json > docs/results/full.md")
     out.append("```\n")
     out.append("The full profile: every RTT of the sweep, rows 100 to 1,000,000, parents 10 to 1,000;"
                " per cell one fork, 1 × 2 s warmup and 3 × 1 s measurement (at least one operation"

@@ -34,7 +34,8 @@ class ResultsPagesTest {
 
   @Test
   void fullIsItsJson() throws Exception {
-    assertWholePage("full.md", "full-page.py", "full/results.json", "full/remarks.md");
+    assertWholePage("full.md", "full-page.py", "full/results.json", "full/remarks.md",
+        "full/previous-results.json");
   }
 
   @Test
