@@ -208,7 +208,7 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 	// the application has written more than the toxic holds: Toxiproxy has read it already
 	t.acknowledge(s, now, len(stub.Input) > 0)
 	if s.inFlight == 0 && !s.lastRelease.IsZero() && t.SlowStartAfterIdle != 0 {
-		t.restartAfterIdle(s, now.Sub(s.lastRelease))
+		t.restartAfterIdle(s, now.Sub(s.lastRelease), now)
 	}
 	if queued := s.inFlight + s.unsent; s.blocked && s.sndbuf-queued >= queued/2 {
 		s.unsent = s.sndbuf - s.inFlight // woken, it fills the buffer again
@@ -367,10 +367,15 @@ func (t *TCPWindowToxic) rtoMin() time.Duration {
 	return time.Duration(t.RTOMin) * time.Microsecond
 }
 
-// restartAfterIdle is Linux's tcp_cwnd_restart: the window halves for every retransmission
-// timeout the sender was idle, but not below the initial window.
-func (t *TCPWindowToxic) restartAfterIdle(s *windowState, idle time.Duration) {
+// restartAfterIdle is Linux's tcp_cwnd_restart, for an idle longer than the retransmission
+// timeout: the window halves for every timeout idle, but not below the initial window, and its
+// use is counted afresh from now, so a first write smaller than the window does not shrink it
+// again (RFC 2861's slow part) for an idle already paid for.
+func (t *TCPWindowToxic) restartAfterIdle(s *windowState, idle time.Duration, now time.Time) {
 	rto := t.rto(s)
+	if idle <= rto {
+		return
+	}
 	restart := min64(t.InitialWindow, s.cwnd)
 	for idle -= rto; idle > 0 && s.cwnd > restart; idle -= rto {
 		s.cwnd >>= 1
@@ -378,6 +383,7 @@ func (t *TCPWindowToxic) restartAfterIdle(s *windowState, idle time.Duration) {
 	if s.cwnd < restart {
 		s.cwnd = restart
 	}
+	s.cwndStamp, s.cwndUsed = now, 0
 }
 
 func later(a, b time.Time) time.Time {
