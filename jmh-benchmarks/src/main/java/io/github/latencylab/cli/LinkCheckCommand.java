@@ -34,7 +34,10 @@ import picocli.CommandLine.Option;
  * transfers (a COPY in, a SELECT out) run through the Lab's proxy and through a
  * {@link KernelPath} (the kernel's TCP over a delay line between two network namespaces) to the
  * same PostgreSQL, at the same RTT, cold (the first transfer of a new connection), warm (the
- * same connection again at once) and after an idle, and it prints both times and their ratio.
+ * same connection again at once), after an idle, and after as long kept busy with small round
+ * trips (never idle for a timeout, never full: RFC 2861's slow part, what a warm connection
+ * goes through between an application's large transfers), and it prints both times and their
+ * ratio.
  *
  * <p>The two paths take turns, run by run; each cell is the median of its runs. Root only (the
  * kernel path needs network namespaces and TUN devices): elsewhere it says so in one line and
@@ -42,11 +45,12 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "link-check", mixinStandardHelpOptions = true,
     description = {"Runs the same COPY in and SELECT out through the Lab's link and through the"
-        + " kernel's own TCP over a delay line (root only), cold, warm and after an idle, and"
-        + " prints both times and their ratio per cell."})
+        + " kernel's own TCP over a delay line (root only), cold, warm, after an idle and after"
+        + " small round trips for as long, and prints both times and their ratio per cell."})
 public final class LinkCheckCommand implements Callable<Integer> {
 
   private static final String TABLE = "link_check";
+  private static final List<String> STATES = List.of("cold", "warm", "idle", "busy");
 
   @Option(names = "--rtt", paramLabel = "LIST", converter = RttConverter.class,
       defaultValue = "5ms,20ms,80ms,320ms", description = "RTTs (default: ${DEFAULT-VALUE})")
@@ -65,12 +69,13 @@ public final class LinkCheckCommand implements Callable<Integer> {
   List<String> congestionControls;
 
   @Option(names = "--states", paramLabel = "LIST", split = ",", defaultValue = "cold,warm,idle",
-      description = "cold, warm, idle (default: ${DEFAULT-VALUE})")
+      description = "cold, warm, idle, busy (small round trips on the same connection for the"
+          + " idle's time) (default: ${DEFAULT-VALUE})")
   List<String> states;
 
   @Option(names = "--idle", paramLabel = "SECONDS", defaultValue = "2",
-      description = "How long the idle state waits, from the end of the transfer before it"
-          + " (default: ${DEFAULT-VALUE})")
+      description = "How long the idle state waits, and the busy state runs SELECT 1, from the"
+          + " end of the transfer before it (default: ${DEFAULT-VALUE})")
   double idleSeconds;
 
   @Option(names = "--runs", defaultValue = "3", description = "Runs per path and cell; transfers"
@@ -146,9 +151,9 @@ public final class LinkCheckCommand implements Callable<Integer> {
           + " got --runs " + runs + " --idle " + idleSeconds);
     }
     for (String state : states) {
-      if (!List.of("cold", "warm", "idle").contains(state)) {
-        throw new IllegalArgumentException("--states: '" + state + "' is none of cold, warm,"
-            + " idle");
+      if (!STATES.contains(state)) {
+        throw new IllegalArgumentException("--states: '" + state + "' is none of "
+            + String.join(", ", STATES));
       }
     }
     long[] bytes = sizes.stream().mapToLong(LinkCheckCommand::parseSize).toArray();
@@ -227,35 +232,42 @@ public final class LinkCheckCommand implements Callable<Integer> {
     Connection open() throws SQLException;
   }
 
-  // one connection: its first transfer (cold), again at once (warm), again after the idle
+  // one connection: its first transfer (cold), again at once (warm), again after the idle, and
+  // after as long of SELECT 1 (busy)
   private double[] run(Lab lab, Connector connector, String transfer, long size,
       long[] wireBytes) throws Exception {
     double[] ms = new double[states.size()];
     try (Connection c = connector.open()) {
       c.setAutoCommit(true);
+      if (!states.get(0).equals("cold")) {
+        // warm, idle and busy are what a transfer left the window: one goes first, untimed
+        transfer(c, transfer, size);
+      }
       long end = System.nanoTime();
       for (int s = 0; s < states.size(); s++) {
         // warm means at once: nothing between its transfer and the one before
         if (!states.get(s).equals("warm")) {
           truncate(lab);
         }
+        // the idle counts from the last transfer's end, the truncate inside it: halvings
+        // come per timeout idle, so a slow truncate must not add one to either path
+        long until = end + Math.round(idleSeconds * 1e9);
         if (states.get(s).equals("idle")) {
-          // the idle counts from the last transfer's end, the truncate inside it: halvings
-          // come per timeout idle, so a slow truncate must not add one to either path
-          long left = end + Math.round(idleSeconds * 1e9) - System.nanoTime();
+          long left = until - System.nanoTime();
           if (left > 0) {
             Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+          }
+        } else if (states.get(s).equals("busy")) {
+          try (Statement st = c.createStatement()) {
+            while (System.nanoTime() < until) {
+              st.execute("SELECT 1");
+            }
           }
         }
         long before = wireBytes == null ? 0 : lab.wire(c).snapshot().bytesReceived()
             + lab.wire(c).snapshot().bytesSent();
         long start = System.nanoTime();
-        if (transfer.startsWith("COPY")) {
-          c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + TABLE
-              + " FROM STDIN (FORMAT csv)", new ByteArrayInputStream(csv(size)));
-        } else {
-          select(c, size);
-        }
+        transfer(c, transfer, size);
         end = System.nanoTime();
         ms[s] = (end - start) / 1e6;
         if (wireBytes != null) {
@@ -265,6 +277,15 @@ public final class LinkCheckCommand implements Callable<Integer> {
       }
     }
     return ms;
+  }
+
+  private static void transfer(Connection c, String transfer, long size) throws Exception {
+    if (transfer.startsWith("COPY")) {
+      c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + TABLE
+          + " FROM STDIN (FORMAT csv)", new ByteArrayInputStream(csv(size)));
+    } else {
+      select(c, size);
+    }
   }
 
   private static void select(Connection c, long size) throws SQLException {
