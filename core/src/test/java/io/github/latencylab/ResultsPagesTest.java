@@ -47,7 +47,7 @@ class ResultsPagesTest {
   @Test
   void linkCheckIsItsJson() throws Exception {
     assertWholePage("link-check.md", "link-check-page.py", "link-check/link-check.json",
-        "link-check/remarks.md");
+        "link-check/link-check-busy.json", "link-check/remarks.md");
   }
 
   @Test
