@@ -277,8 +277,10 @@ func TestAnIdleIsPaidForOnce(t *testing.T) {
 	r := startWindow(toxic)
 	defer r.stop()
 	_, cold, _ := r.receive(t, len(r.send(577_000, time.Now())))
-	warm := 10*mss + 577_000 // slow start: grown by every byte acknowledged
-	time.Sleep(time.Until(cold[len(cold)-1].Add(320 * time.Millisecond))) // 1.6 timeouts
+	// slow start: grown by every byte acknowledged
+	warm := 10*mss + 577_000
+	// 1.6 timeouts
+	time.Sleep(time.Until(cold[len(cold)-1].Add(320 * time.Millisecond)))
 	r.receive(t, len(r.sendWrites(8192, 8192, time.Now())))
 	time.Sleep(8 * time.Millisecond)
 	_, times, perTime := r.receive(t, len(r.send(400_000, time.Now())))
