@@ -36,8 +36,9 @@ import (
 //
 // With SlowStartAfterIdle, a sender that had nothing in flight for longer than the retransmission
 // timeout halves its window for each timeout idle, down to the initial window (RFC 2861; Linux's
-// tcp_cwnd_restart); and a window the sender keeps in use without filling it for a timeout
-// shrinks halfway to what it used (RFC 2861's slow part, Linux's tcp_cwnd_application_limited).
+// tcp_cwnd_restart). A window kept in use without being filled keeps its size: RFC 2861's slow
+// part (Linux's tcp_cwnd_application_limited) never showed on the kernel's Reno in link-check's
+// busy state (cwnd 550 segments through 2 s of small replies at 320 ms).
 // The timeout is Linux's estimate on a path of steady RTT: RTT plus a variance that starts at
 // twice the RTT and loses a quarter of its excess over RTOMin with every window of data
 // acknowledged (tcp_rtt_estimator; at 320 ms it measured 820 ms on a new connection, 564 ms after
@@ -84,14 +85,6 @@ type windowState struct {
 	maxInFlight int64
 	usageSeq    int64
 	cwndLimited bool
-	// RFC 2861's slow part (Linux's tcp_cwnd_application_limited): when the window was last
-	// full or cut, and the most in flight since, for a sender that does not fill it
-	cwndStamp time.Time
-	cwndUsed  int64
-	// the shrink waits until the write is over: Linux checks once the application's whole
-	// write is queued, the toxic sees it chunk by chunk
-	shrinkAt time.Time
-	shrinkTo int64
 	// the retransmission timeout's variance, and where the window that next shortens it ends
 	rttVar time.Duration
 	rttSeq int64
@@ -201,14 +194,10 @@ func (t *TCPWindowToxic) Cleanup(stub *toxics.ToxicStub) {
 func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now time.Time,
 	waited bool) bool {
 	s.clock = now
-	if !s.shrinkAt.IsZero() && now.Sub(s.shrinkAt) >= writeGap {
-		s.cwnd = min64(s.cwnd, s.shrinkTo)
-		s.shrinkAt = time.Time{}
-	}
 	// the application has written more than the toxic holds: Toxiproxy has read it already
 	t.acknowledge(s, now, len(stub.Input) > 0)
 	if s.inFlight == 0 && !s.lastRelease.IsZero() && t.SlowStartAfterIdle != 0 {
-		t.restartAfterIdle(s, now.Sub(s.lastRelease), now)
+		t.restartAfterIdle(s, now.Sub(s.lastRelease))
 	}
 	if queued := s.inFlight + s.unsent; s.blocked && s.sndbuf-queued >= queued/2 {
 		s.unsent = s.sndbuf - s.inFlight // woken, it fills the buffer again
@@ -258,7 +247,7 @@ func (t *TCPWindowToxic) releaseAt(stub *toxics.ToxicStub, s *windowState, now t
 	if released {
 		s.lastRelease = now
 		// cwnd-limited only where the congestion window, not the receiver or the cap, held data
-		t.validate(s, (s.heldBytes > 0 || waited) && s.cwnd <= t.window(s), now)
+		t.validate(s, (s.heldBytes > 0 || waited) && s.cwnd <= t.window(s))
 	}
 	return true
 }
@@ -330,32 +319,13 @@ func (t *TCPWindowToxic) fullSegments(n int64) int64 {
 	return n / t.MSS * t.MSS
 }
 
-// validate is Linux's tcp_cwnd_validate: remember, per window of data, the most that was in
-// flight and whether the window was what held data back; and (with SlowStartAfterIdle, as
-// Linux ties it to tcp_slow_start_after_idle) let a window the sender has not filled for a
-// retransmission timeout shrink halfway to what it used (RFC 2861), unless the rest of the
-// same write, coming within writeGap, fills it.
-func (t *TCPWindowToxic) validate(s *windowState, limited bool, now time.Time) {
+// validate is the part of Linux's tcp_cwnd_validate that growth reads: per window of data, the
+// most that was in flight and whether the window was what held data back.
+func (t *TCPWindowToxic) validate(s *windowState, limited bool) {
 	if s.acked >= s.usageSeq || limited || (!s.cwndLimited && s.inFlight > s.maxInFlight) {
 		s.cwndLimited = limited
 		s.maxInFlight = s.inFlight
 		s.usageSeq = s.sent
-	}
-	if s.cwndStamp.IsZero() || limited || s.cwnd < 2*s.maxInFlight {
-		s.cwndUsed = 0
-		s.cwndStamp = now
-		s.shrinkAt = time.Time{}
-		return
-	}
-	if s.inFlight > s.cwndUsed {
-		s.cwndUsed = s.inFlight
-	}
-	if t.SlowStartAfterIdle != 0 && now.Sub(s.cwndStamp) >= t.rto(s) {
-		if used := max64(s.cwndUsed, t.InitialWindow); used < s.cwnd {
-			s.shrinkAt, s.shrinkTo = now, (s.cwnd+used)/2
-		}
-		s.cwndUsed = 0
-		s.cwndStamp = now
 	}
 }
 
@@ -368,10 +338,8 @@ func (t *TCPWindowToxic) rtoMin() time.Duration {
 }
 
 // restartAfterIdle is Linux's tcp_cwnd_restart, for an idle longer than the retransmission
-// timeout: the window halves for every timeout idle, but not below the initial window, and its
-// use is counted afresh from now, so a first write smaller than the window does not shrink it
-// again (RFC 2861's slow part) for an idle already paid for.
-func (t *TCPWindowToxic) restartAfterIdle(s *windowState, idle time.Duration, now time.Time) {
+// timeout: the window halves for every timeout idle, but not below the initial window.
+func (t *TCPWindowToxic) restartAfterIdle(s *windowState, idle time.Duration) {
 	rto := t.rto(s)
 	if idle <= rto {
 		return
@@ -383,7 +351,6 @@ func (t *TCPWindowToxic) restartAfterIdle(s *windowState, idle time.Duration, no
 	if s.cwnd < restart {
 		s.cwnd = restart
 	}
-	s.cwndStamp, s.cwndUsed = now, 0
 }
 
 func later(a, b time.Time) time.Time {
