@@ -37,8 +37,10 @@ import (
 // With SlowStartAfterIdle, a sender that had nothing in flight for longer than the retransmission
 // timeout halves its window for each timeout idle, down to the initial window (RFC 2861; Linux's
 // tcp_cwnd_restart). A window kept in use without being filled keeps its size: RFC 2861's slow
-// part (Linux's tcp_cwnd_application_limited) never showed on the kernel's Reno in link-check's
-// busy state (cwnd 550 segments through 2 s of small replies at 320 ms).
+// part (Linux's tcp_cwnd_application_limited) waits a timeout from the window's last use, and
+// Linux stamps that afresh on every acknowledgement of data (tcp_cong_avoid), which on a path
+// that loses nothing comes within the RTT, less than the timeout (the kernel's Reno kept cwnd at
+// 550 segments through link-check's busy 2 s of small replies at 320 ms).
 // The timeout is Linux's estimate on a path of steady RTT: RTT plus a variance that starts at
 // twice the RTT and loses a quarter of its excess over RTOMin with every window of data
 // acknowledged (tcp_rtt_estimator; at 320 ms it measured 820 ms on a new connection, 564 ms after

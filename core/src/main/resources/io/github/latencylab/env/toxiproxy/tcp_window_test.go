@@ -186,9 +186,9 @@ func TestRemovingTheToxicPassesOnWhatItHeld(t *testing.T) {
 	}
 }
 
-// A warm window that small requests keep busy but never fill keeps its size, as the kernel's
-// Reno did in link-check's busy state (cwnd 550 segments through 2 s of small replies at
-// 320 ms): no RFC 2861 shrink of a window in use, with or without the restart after an idle.
+// A warm window that small requests keep busy but never fill keeps its size, with or without
+// the restart after an idle: each acknowledgement of data stamps its use afresh (Linux's
+// tcp_cong_avoid), so RFC 2861's shrink of a window in use never comes on a path without loss.
 func TestAWindowKeptBusyButNotFullKeepsItsSize(t *testing.T) {
 	rtt := 5 * time.Millisecond
 	for _, restart := range []int64{1, 0} {
