@@ -51,6 +51,8 @@ public final class LinkCheckCommand implements Callable<Integer> {
 
   private static final String TABLE = "link_check";
   private static final List<String> STATES = List.of("cold", "warm", "idle", "busy");
+  private static final Map<String, String> TRANSFERS = Map.of("copy", "COPY in", "select",
+      "SELECT out");
 
   @Option(names = "--rtt", paramLabel = "LIST", converter = RttConverter.class,
       defaultValue = "5ms,20ms,80ms,320ms", description = "RTTs (default: ${DEFAULT-VALUE})")
@@ -67,6 +69,10 @@ public final class LinkCheckCommand implements Callable<Integer> {
           + " each: reno against the Lab's linux link, bbr against linux-bbr (default:"
           + " ${DEFAULT-VALUE})")
   List<String> congestionControls;
+
+  @Option(names = "--transfers", paramLabel = "LIST", split = ",", defaultValue = "copy,select",
+      description = "copy (a COPY in), select (a SELECT out) (default: ${DEFAULT-VALUE})")
+  List<String> transfers;
 
   @Option(names = "--states", paramLabel = "LIST", split = ",", defaultValue = "cold,warm,idle",
       description = "cold, warm, idle, busy (small round trips on the same connection for the"
@@ -156,12 +162,19 @@ public final class LinkCheckCommand implements Callable<Integer> {
             + String.join(", ", STATES));
       }
     }
+    for (String transfer : transfers) {
+      if (!TRANSFERS.containsKey(transfer)) {
+        throw new IllegalArgumentException("--transfers: '" + transfer + "' is neither copy nor"
+            + " select");
+      }
+    }
     long[] bytes = sizes.stream().mapToLong(LinkCheckCommand::parseSize).toArray();
     List<CheckedCell> cells = new ArrayList<>();
     List<String> links = new ArrayList<>();
     String kernel = "";
     PrintStream out = System.out;
-    long steps = (long) congestionControls.size() * rtts.size() * bytes.length * 2;
+    long steps = (long) congestionControls.size() * rtts.size() * bytes.length
+        * transfers.size();
     try (Progress progress = new Progress("link-check", steps)) {
       for (String cc : congestionControls) {
         Link link = cc.equals("bbr") ? Link.LINUX_BBR : Link.LINUX;
@@ -176,7 +189,7 @@ public final class LinkCheckCommand implements Callable<Integer> {
             lab.rtt(rtt);
             path.rtt(rtt);
             for (long size : bytes) {
-              for (String transfer : List.of("COPY in", "SELECT out")) {
+              for (String transfer : transfers.stream().map(TRANSFERS::get).toList()) {
                 progress.working(cc + " " + transfer + " " + size + " B @ " + rtt);
                 cells.addAll(check(lab, path, cc, rtt, transfer, size));
                 progress.step();
