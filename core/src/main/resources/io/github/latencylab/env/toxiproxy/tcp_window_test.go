@@ -260,11 +260,10 @@ func TestTheWindowOutgrowsTheCapAndOutlastsAHalving(t *testing.T) {
 	}
 }
 
-// An idle's restart is all it costs: the window, halved once for an idle of 1.6 timeouts,
-// counts its use afresh (Linux's tcp_cwnd_restart stamps it), so a reply whose first write is
-// 8 kB, its rest 8 ms later, is not shrunk again halfway to 8 kB for the same idle. The kernel's
-// 8 MB reply after a 2 s idle at 320 ms went in 5.1 RTTs in every run; the link's, before this
-// rule, took 6.1 whenever PostgreSQL's first write came alone.
+// An idle's restart is all it costs: the window, halved once for an idle of 1.6 timeouts, is
+// not shrunk again for the same idle when a reply's first write (8 kB) goes alone and its rest
+// 8 ms later. The kernel's 8 MB reply after a 2 s idle at 320 ms went in 5.1 RTTs in every run;
+// a link that shrank it again took 6.1 whenever PostgreSQL's first write came alone.
 func TestAnIdleIsPaidForOnce(t *testing.T) {
 	rtt := 20 * time.Millisecond
 	toxic := linuxWindow(rtt.Microseconds())
@@ -286,9 +285,9 @@ func TestAnIdleIsPaidForOnce(t *testing.T) {
 }
 
 // A COPY's second load on a warm connection: its window was last full two RTTs before (the
-// load, then the COPY statement's round trip), longer than the timeout at 320 ms, but the
-// load fills it again: Linux sees the whole write and keeps the window; so must the toxic,
-// though it sees the write in 32 kB chunks. One flight, as the kernel took at 320 ms.
+// load, then the COPY statement's round trip), longer than the timeout at 320 ms, and the toxic
+// sees the load in 32 kB chunks: the window is kept, and the load goes in one flight, as the
+// kernel's did at 320 ms.
 func TestAWriteThatComesInChunksIsOneWrite(t *testing.T) {
 	rtt := 32 * time.Millisecond
 	toxic := linuxWindow(rtt.Microseconds())
