@@ -169,12 +169,13 @@ public final class LinkCheckCommand implements Callable<Integer> {
       }
     }
     long[] bytes = sizes.stream().mapToLong(LinkCheckCommand::parseSize).toArray();
+    List<String> transferNames = transfers.stream().map(TRANSFERS::get).toList();
     List<CheckedCell> cells = new ArrayList<>();
     List<String> links = new ArrayList<>();
     String kernel = "";
     PrintStream out = System.out;
     long steps = (long) congestionControls.size() * rtts.size() * bytes.length
-        * transfers.size();
+        * transferNames.size();
     try (Progress progress = new Progress("link-check", steps)) {
       for (String cc : congestionControls) {
         Link link = cc.equals("bbr") ? Link.LINUX_BBR : Link.LINUX;
@@ -189,7 +190,7 @@ public final class LinkCheckCommand implements Callable<Integer> {
             lab.rtt(rtt);
             path.rtt(rtt);
             for (long size : bytes) {
-              for (String transfer : transfers.stream().map(TRANSFERS::get).toList()) {
+              for (String transfer : transferNames) {
                 progress.working(cc + " " + transfer + " " + size + " B @ " + rtt);
                 cells.addAll(check(lab, path, cc, rtt, transfer, size));
                 progress.step();
