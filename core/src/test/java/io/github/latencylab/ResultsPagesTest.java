@@ -78,10 +78,17 @@ class ResultsPagesTest {
     assertTablesIn("../reads.md", "reads-table.py", "reads-1m-wide");
   }
 
+  /** docs/batching.md's table of the copyable helpers, by rows and RTT. */
+  @Test
+  void helpersTableIsItsJson() throws Exception {
+    assertTablesIn("../batching.md", "helpers-table.py", "helpers");
+  }
+
   /** Each report.md beside a results.json: its tables are what ReportWriter makes of it. */
   @Test
   void eachReportIsItsResults(@TempDir Path tmp) throws IOException {
-    for (String dir : List.of("full", "inserts", "verify", "reads", "reads-1m", "reads-1m-wide",
+    for (String dir : List.of("full", "inserts", "helpers", "verify", "reads", "reads-1m",
+        "reads-1m-wide",
         "durability/fast",
         "durability/stock",
         "server-knobs/tpcb", "server-knobs/tpcb-fsync-off")) {
