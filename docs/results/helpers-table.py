@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pages import cell, count, load  # noqa: E402
+from pages import cell, count, load, rtt_ms  # noqa: E402
 
 # the strategy each helper runs in the suite, in the page's order
 COLUMNS = [("executeBatch", "`executeBatch`"), ("multiRowValues", "MultiRowInsert"),
@@ -30,7 +30,7 @@ def main(directory):
     cells = {(c["strategy"], c["params"]["rows"], c["rtt"]): c
              for c in results["measurements"] if c["benchmark"] == "InsertBenchmark"}
     rows = sorted({k[1] for k in cells}, key=int)
-    rtts = sorted({k[2] for k in cells}, key=lambda r: float(r.rstrip("ms")))
+    rtts = sorted({k[2] for k in cells}, key=rtt_ms)
     print("| rows | added RTT | " + " | ".join(title for _, title in COLUMNS) + " |")
     print("|---:|---:|" + "---:|" * len(COLUMNS))
     for n in rows:

@@ -18,7 +18,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pages import fixed, load  # noqa: E402
+from pages import fixed, load, rtt_ms  # noqa: E402
 
 
 def size(b):
@@ -29,10 +29,6 @@ def size(b):
     if b >= 1000:
         return f"{b // 1000} kB"
     return f"{b} B"
-
-
-def rtt_ms(text):
-    return float(text[:-2]) if text.endswith("ms") else float(text[:-1]) * 1000
 
 
 def runs(cells):

@@ -36,6 +36,11 @@ def dur(ms):
     return fixed(ms / DAY, 1) + " days"
 
 
+def rtt_ms(text):
+    """An RTT setting as the results write it ("0.5ms", "20ms", "1s"), in milliseconds."""
+    return float(text[:-2]) if text.endswith("ms") else float(text[:-1]) * 1000
+
+
 def count(x):
     """A count per operation, as Format.count."""
     if x is None or x != x:

@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pages import count, dur, fixed, load, scaled  # noqa: E402
+from pages import count, dur, fixed, load, rtt_ms, scaled  # noqa: E402
 
 CLIENTS = {
     "jdbcOneByOne": "pgjdbc, one statement at a time",
@@ -43,10 +43,6 @@ CLIENTS = {
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
            "#7b4173", "#3182bd", "#e6550d"]
-
-
-def rtt_ms(r):
-    return float(r.rstrip("ms"))
 
 
 def workloads(results, pgbench):

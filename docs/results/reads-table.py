@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pages import count, dur, load  # noqa: E402
+from pages import count, dur, load, rtt_ms  # noqa: E402
 
 ORDER = ["defaultFetch", "fetchSizeIgnoredInAutocommit", "fetchSize10000", "fetchSize1000",
          "defaultRowFetchSize", "hibernateStream", "hibernateScroll", "fetchSize100"]
@@ -53,7 +53,7 @@ def main(directory):
     results = load(os.path.join(directory, "results.json"))
     replies = largest_replies(os.path.join(directory, "jmh-results.json"))
     cells = [c for c in results["measurements"] if c["benchmark"] == "ReadBenchmark"]
-    rtts = sorted({c["rtt"] for c in cells}, key=lambda r: float(r.rstrip("ms")))
+    rtts = sorted({c["rtt"] for c in cells}, key=rtt_ms)
     shapes = sorted({(c["params"]["rows"], c["params"]["width"]) for c in cells},
                     key=lambda s: (int(s[0]), s[1] != "narrow"))
     for rows, width in shapes:
