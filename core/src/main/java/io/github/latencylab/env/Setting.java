@@ -107,10 +107,14 @@ public enum Setting {
           + " extension's latencylab.report.baseline, and (./mvnw verify) the bench's"
           + " src/latency-baseline.json."),
   CALL_SITES_EXCLUDE("latencylab.callsites.exclude", "",
-      "JUnit extension: more class-name prefixes, comma-separated (com.example.dao.), that are"
-          + " not the application's when a statement is traced to the line that sent it; the"
-          + " JDK, pgjdbc, HikariCP, Hibernate, Spring, JUnit and latency-lab are always"
-          + " skipped.");
+      "JUnit extension: class-name prefixes, comma-separated (com.example.dao.), that are not"
+          + " the application's when a statement is traced to the line that sent it. The"
+          + " application is what the build compiled (classes from directories, or jars in the"
+          + " project's target/ or build/), never what came from other jars."),
+  CALL_SITES_INCLUDE("latencylab.callsites.include", "",
+      "JUnit extension: class-name prefixes, comma-separated (com.example.shared.), that are"
+          + " the application's wherever they were loaded from (a library of your own from a"
+          + " jar); an include wins over an exclude.");
 
   private final String property;
   private final String defaultValue;

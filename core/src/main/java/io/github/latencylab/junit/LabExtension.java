@@ -120,14 +120,16 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   }
 
   private static Lab started(LabConfig config) {
-    String exclude = config.get(Setting.CALL_SITES_EXCLUDE);
-    if (!exclude.isBlank()) {
-      CallSites.exclude(Arrays.stream(exclude.split(",")).map(String::strip)
-          .filter(p -> !p.isEmpty()).toList());
-    }
+    CallSites.exclude(prefixes(config.get(Setting.CALL_SITES_EXCLUDE)));
+    CallSites.include(prefixes(config.get(Setting.CALL_SITES_INCLUDE)));
     Lab lab = Lab.start(config);
     expose(lab);
     return lab;
+  }
+
+  private static List<String> prefixes(String commaSeparated) {
+    return Arrays.stream(commaSeparated.split(",")).map(String::strip)
+        .filter(p -> !p.isEmpty()).toList();
   }
 
   private static void expose(Lab lab) {

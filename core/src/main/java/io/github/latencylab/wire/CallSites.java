@@ -1,20 +1,35 @@
 package io.github.latencylab.wire;
 
 import java.lang.reflect.Proxy;
-import java.util.ArrayList;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Where a statement came from: the first frame on the writing thread's stack that belongs to
- * the application, i.e. whose class name starts with none of the excluded prefixes: the JDK,
- * JDBC drivers, pools, ORMs, frameworks ({@link #DEFAULT_EXCLUDED}), and latency-lab-core itself
- * (its classes, from its jar).
- * Add prefixes of your own (a framework of your company, a generated DAO layer) with the
- * setting {@code latencylab.callsites.exclude} or {@link #exclude}.
+ * the application. The application is the code the build compiled, told by where its class
+ * was loaded from, never by its name (an application may live under {@code
+ * org.springframework.samples}, a company's under {@code org.hibernate.x}):
+ * <ul>
+ *   <li>a class from a directory (Maven's {@code target/classes} and {@code
+ *       target/test-classes}, Gradle's {@code build/classes}, an IDE's output) is the
+ *       application's;</li>
+ *   <li>so is a class from a jar the project built: under its root (the highest directory
+ *       above the working directory that holds a pom.xml, build.gradle(.kts) or
+ *       settings.gradle(.kts)), in a {@code target} or {@code build} directory, as a
+ *       multi-module build's sibling module is;</li>
+ *   <li>a class from any other jar (drivers, pools, ORMs, frameworks from a repository or a
+ *       cache), from the JDK, or with no location is not; nor is latency-lab-core's own.</li>
+ * </ul>
+ * Class-name prefixes override that both ways: {@code latencylab.callsites.exclude} ({@link
+ * #exclude}) takes classes out (a generated DAO layer compiled with the application), {@code
+ * latencylab.callsites.include} ({@link #include}) takes them in (a library of the company's
+ * own from a jar), and an include wins over an exclude.
  *
- * <p>Classes generated in the application's packages are not the application either: Spring's
+ * <p>Classes generated at run time are never the application, whatever their package: Spring's
  * CGLIB subclasses ({@code LibraryService$$SpringCGLIB$$0}, around a {@code @Transactional}
  * service), Hibernate's lazy proxies ({@code Author$HibernateProxy$...}), ByteBuddy's and the
  * JDK's dynamic proxies ({@code $Proxy42}, in the package of a non-public interface); the
@@ -25,30 +40,26 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class CallSites {
 
-  /** Not the application: the JDK, drivers, pools, ORMs, test engines, latency-lab's library. */
-  public static final List<String> DEFAULT_EXCLUDED = List.of(
-      "java.", "javax.", "jakarta.", "jdk.", "sun.", "com.sun.",
-      "org.postgresql.", "com.zaxxer.hikari.", "org.hibernate.", "net.bytebuddy.",
-      "org.springframework.", "org.jooq.", "org.mybatis.", "org.apache.ibatis.",
-      "org.jdbi.", "com.querydsl.", "net.ttddyy.dsproxy.", "org.apache.commons.dbcp2.",
-      "org.apache.tomcat.jdbc.", "com.mchange.", "org.junit.", "org.opentest4j.",
-      "org.apache.maven.surefire.", "org.gradle.", "org.assertj.");
+  /** What {@link WireStatement#callSite()} says when no frame was the application's. */
+  public static final String NONE = "(no application frame)";
 
+  private static final List<String> BUILD_FILES = List.of("pom.xml", "build.gradle",
+      "build.gradle.kts", "settings.gradle", "settings.gradle.kts");
+  private static final List<String> BUILD_OUTPUTS = List.of("target", "build");
+
+  private static final Path PROJECT_ROOT = projectRoot(Path.of("").toAbsolutePath());
   // latency-lab's own classes: those of the jar (or directory) this class comes from, so that
   // a user's class in a package of the same name (latency-lab's own tests) stays the application
-  private static final Object OWN_CODE = codeSource(CallSites.class);
-  private static final ClassValue<Boolean> IS_OWN = new ClassValue<>() {
+  private static final Path OWN_CODE = location(CallSites.class);
+  private static final ClassValue<Boolean> COMPILED_BY_THE_BUILD = new ClassValue<>() {
     @Override
     protected Boolean computeValue(Class<?> type) {
-      Object source = codeSource(type);
-      return source != null && source.equals(OWN_CODE);
+      return compiledByTheBuild(location(type));
     }
   };
 
-  /** What {@link WireStatement#callSite()} says when every frame was excluded. */
-  public static final String NONE = "(no application frame)";
-
-  private static final List<String> EXTRA = new CopyOnWriteArrayList<>();
+  private static final List<String> EXCLUDED = new CopyOnWriteArrayList<>();
+  private static final List<String> INCLUDED = new CopyOnWriteArrayList<>();
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -56,56 +67,111 @@ public final class CallSites {
   }
 
   /**
-   * Excludes more class-name prefixes, e.g. {@code "com.example.dao."}, for this JVM (the
-   * JUnit extension passes {@code latencylab.callsites.exclude} here). A blank prefix would
-   * exclude everything: refused.
+   * Classes whose names start with one of {@code prefixes}, e.g. {@code "com.example.dao."},
+   * are not the application, for this JVM (the JUnit extension passes {@code
+   * latencylab.callsites.exclude} here). A blank prefix would match everything: refused.
    */
   public static void exclude(List<String> prefixes) {
+    add(EXCLUDED, prefixes, "exclusion", "com.example.dao.");
+  }
+
+  /**
+   * Classes whose names start with one of {@code prefixes}, e.g. {@code "com.example.shared."},
+   * are the application wherever they were loaded from, for this JVM (the JUnit extension passes
+   * {@code latencylab.callsites.include} here); an include wins over an exclude.
+   */
+  public static void include(List<String> prefixes) {
+    add(INCLUDED, prefixes, "inclusion", "com.example.shared.");
+  }
+
+  private static void add(List<String> into, List<String> prefixes, String what,
+      String example) {
     for (String p : prefixes) {
       Objects.requireNonNull(p, "prefix");
       if (p.isBlank()) {
-        throw new IllegalArgumentException("A call-site exclusion must be a class-name prefix"
-            + " such as com.example.dao., got a blank one");
+        throw new IllegalArgumentException("A call-site " + what + " must be a class-name"
+            + " prefix such as " + example + ", got a blank one");
       }
-      if (!EXTRA.contains(p.strip())) {
-        EXTRA.add(p.strip());
+      if (!into.contains(p.strip())) {
+        into.add(p.strip());
       }
     }
   }
 
-  /** The prefixes excluded now: the defaults and those added. */
+  /** The prefixes excluded now. */
   public static List<String> excluded() {
-    List<String> all = new ArrayList<>(DEFAULT_EXCLUDED);
-    all.addAll(EXTRA);
-    return all;
+    return List.copyOf(EXCLUDED);
   }
 
-  private static Object codeSource(Class<?> type) {
+  /** The prefixes included now. */
+  public static List<String> included() {
+    return List.copyOf(INCLUDED);
+  }
+
+  /** The project's root, the build's working directory's highest ancestor with a build file. */
+  static Path projectRoot(Path workingDirectory) {
+    Path root = workingDirectory;
+    for (Path d = workingDirectory; d != null && hasBuildFile(d); d = d.getParent()) {
+      root = d;
+    }
+    return root;
+  }
+
+  private static boolean hasBuildFile(Path directory) {
+    return BUILD_FILES.stream().anyMatch(f -> Files.isRegularFile(directory.resolve(f)));
+  }
+
+  private static Path location(Class<?> type) {
     var domain = type.getProtectionDomain();
     var source = domain == null ? null : domain.getCodeSource();
-    return source == null ? null : source.getLocation();
+    if (source == null || source.getLocation() == null
+        || !"file".equals(source.getLocation().getProtocol())) {
+      return null; // the JDK (null, or jrt:), a nested jar, a class defined from bytes
+    }
+    try {
+      return Path.of(source.getLocation().toURI()).toAbsolutePath().normalize();
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
-  static boolean isApplication(StackWalker.StackFrame frame) {
-    return isApplication(frame.getClassName()) && !IS_OWN.get(frame.getDeclaringClass())
-        && !Proxy.isProxyClass(frame.getDeclaringClass());
-  }
-
-  static boolean isApplication(String className) {
-    if (isGenerated(className)) {
+  /** A directory of classes, or a jar in a build output directory under the project's root. */
+  static boolean compiledByTheBuild(Path location) {
+    if (location == null || location.equals(OWN_CODE)) {
       return false;
     }
-    for (String p : DEFAULT_EXCLUDED) {
-      if (className.startsWith(p)) {
-        return false;
+    if (Files.isDirectory(location)) {
+      return true;
+    }
+    if (!location.startsWith(PROJECT_ROOT)) {
+      return false;
+    }
+    for (Path part : PROJECT_ROOT.relativize(location)) {
+      if (BUILD_OUTPUTS.contains(part.toString())) {
+        return true;
       }
     }
-    for (String p : EXTRA) {
-      if (className.startsWith(p)) {
-        return false;
+    return false;
+  }
+
+  static boolean isApplication(Class<?> type) {
+    String name = type.getName();
+    if (isGenerated(name) || Proxy.isProxyClass(type)) {
+      return false;
+    }
+    if (startsWithAny(name, INCLUDED)) {
+      return OWN_CODE == null || !OWN_CODE.equals(location(type));
+    }
+    return !startsWithAny(name, EXCLUDED) && COMPILED_BY_THE_BUILD.get(type);
+  }
+
+  private static boolean startsWithAny(String name, List<String> prefixes) {
+    for (String p : prefixes) {
+      if (name.startsWith(p)) {
+        return true;
       }
     }
-    return true;
+    return false;
   }
 
   /**
@@ -139,12 +205,11 @@ public final class CallSites {
     return WALKER.walk(frames -> {
       Overhead overhead = null;
       for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
-        String cls = f.getClassName();
-        if (isApplication(f)) {
+        if (isApplication(f.getDeclaringClass())) {
           return new Origin(overhead, format(f));
         }
         if (overhead == null) {
-          overhead = Overhead.of(cls, f.getMethodName());
+          overhead = Overhead.of(f.getClassName(), f.getMethodName());
         }
       }
       return new Origin(overhead, NONE);

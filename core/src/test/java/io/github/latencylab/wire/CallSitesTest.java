@@ -8,6 +8,7 @@ import io.github.latencylab.env.LabConfig;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.samples.callsites.ClinicQueries;
 
 /**
  * A statement's call site is the user's line, not a class a framework generated in the user's
@@ -90,7 +92,7 @@ class CallSitesTest {
     WireStats before = lab.wire().snapshot();
     repository.selectOne(); // the call site
     assertThat(callSites(before)).containsExactly(
-        "CallSitesTest.aJdkProxyInTheApplicationsPackageIsNotTheCallSite(CallSitesTest.java:91)");
+        "CallSitesTest.aJdkProxyInTheApplicationsPackageIsNotTheCallSite(CallSitesTest.java:93)");
   }
 
   @Test
@@ -98,19 +100,61 @@ class CallSitesTest {
     WireStats before = lab.wire().snapshot();
     new Service$$SpringCGLIB$$0().selectTwo(); // the commit's call site
     assertThat(callSites(before)).containsExactly(
-        "CallSitesTest$Service.selectTwo(CallSitesTest.java:71)",
-        "CallSitesTest.aCglibSubclassIsNotTheCallSiteButTheRealMethodIs(CallSitesTest.java:99)");
+        "CallSitesTest$Service.selectTwo(CallSitesTest.java:73)",
+        "CallSitesTest.aCglibSubclassIsNotTheCallSiteButTheRealMethodIs(CallSitesTest.java:101)");
+  }
+
+  @Test
+  void anApplicationUnderAFrameworksPackageIsStillTheApplication() throws SQLException {
+    WireStats before = lab.wire().snapshot();
+    ClinicQueries.selectVets(connection);
+    assertThat(callSites(before)).containsExactly(
+        "ClinicQueries.selectVets(ClinicQueries.java:18)");
+  }
+
+  @Test
+  void theApplicationIsWhatTheBuildCompiledNotWhatCameFromJars() {
+    assertThat(CallSites.isApplication(CallSitesTest.class)).as("test-classes").isTrue();
+    assertThat(CallSites.isApplication(ClinicQueries.class)).as("org.springframework.samples")
+        .isTrue();
+    assertThat(CallSites.isApplication(org.postgresql.Driver.class)).as("pgjdbc's jar")
+        .isFalse();
+    assertThat(CallSites.isApplication(String.class)).as("the JDK").isFalse();
+    assertThat(CallSites.isApplication(CallSites.class)).as("latency-lab's own").isFalse();
+
+    Path root = CallSites.projectRoot(Path.of("").toAbsolutePath());
+    assertThat(root.resolve("pom.xml")).as("the project's root, above core/").exists();
+    assertThat(root).isEqualTo(Path.of("..").toAbsolutePath().normalize());
+    assertThat(CallSites.compiledByTheBuild(root.resolve("loaders/target/loaders-0.1.0.jar")))
+        .as("a sibling module's jar").isTrue();
+    assertThat(CallSites.compiledByTheBuild(root.resolve(".m2/repository/x/x/1/x-1.jar")))
+        .as("a local repository kept inside the project (GitLab CI's cache)").isFalse();
+  }
+
+  @Test
+  void anIncludeWinsOverAnExcludeAndOverWhereTheClassCameFrom() {
+    // a pgjdbc class that never sends a statement, so other tests' call sites stay as they are
+    Class<?> library = org.postgresql.util.PGInterval.class;
+    CallSites.exclude(List.of(library.getName()));
+    assertThat(CallSites.isApplication(library)).isFalse();
+    CallSites.include(List.of(library.getName()));
+    assertThat(CallSites.isApplication(library)).isTrue();
+    CallSites.exclude(List.of(CallSitesTest.class.getName() + "$Nothing"));
+    assertThat(CallSites.isApplication(Nothing.class)).as("excluded").isFalse();
+  }
+
+  static final class Nothing {
   }
 
   @Test
   void generatedClassNamesAreNotTheApplication() {
-    assertThat(CallSites.isApplication("com.example.library.LibraryService")).isTrue();
+    assertThat(CallSites.isGenerated("com.example.library.LibraryService")).isFalse();
     for (String generated : List.of("com.example.library.LibraryService$$SpringCGLIB$$0",
         "com.example.library.LibraryService$$EnhancerBySpringCGLIB$$5f1a",
         "com.example.library.Author$HibernateProxy$Xy12Ab",
         "com.example.library.Author$ByteBuddy$Mock", "com.example.library.$Proxy42",
         "com.example.library.AuthorService$MockitoMock$123")) {
-      assertThat(CallSites.isApplication(generated)).as(generated).isFalse();
+      assertThat(CallSites.isGenerated(generated)).as(generated).isTrue();
     }
   }
 
