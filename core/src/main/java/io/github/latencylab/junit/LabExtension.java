@@ -24,6 +24,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.DynamicTestInvocationContext;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ExtensionContext.Store;
@@ -84,7 +85,9 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   public static final String PASSWORD_PROPERTY = "latencylab.lab.password";
 
   private static final Namespace NAMESPACE = Namespace.create(LabExtension.class);
-  private static final Pattern INVOCATION = Pattern.compile("#(\\d+)]$");
+  // a template's invocation, a dynamic test or container: "[test-template-invocation:#2]"
+  private static final Pattern INVOCATION = Pattern.compile(
+      "\\[(?:test-template-invocation|dynamic-test|dynamic-container):#(\\d+)]");
   private static final String PREVIOUS = "previous lab";
   private static final ThreadLocal<Lab> CURRENT = new ThreadLocal<>();
   private static volatile Lab lastStarted;
@@ -241,19 +244,37 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   public void interceptTestMethod(Invocation<Void> invocation,
       ReflectiveInvocationContext<Method> invocationContext, ExtensionContext context)
       throws Throwable {
-    counted(invocation, invocationContext.getExecutable(), context);
+    counted(invocation, invocationContext.getExecutable(), context.getRequiredTestClass(),
+        context);
   }
 
   @Override
   public void interceptTestTemplateMethod(Invocation<Void> invocation,
       ReflectiveInvocationContext<Method> invocationContext, ExtensionContext context)
       throws Throwable {
-    counted(invocation, invocationContext.getExecutable(), context);
+    counted(invocation, invocationContext.getExecutable(), context.getRequiredTestClass(),
+        context);
   }
 
-  private void counted(Invocation<Void> invocation, Method method, ExtensionContext context)
+  /** A dynamic test is counted under its factory method's annotations, as its invocation. */
+  @Override
+  public void interceptDynamicTest(Invocation<Void> invocation,
+      DynamicTestInvocationContext invocationContext, ExtensionContext context)
       throws Throwable {
-    Class<?> testClass = context.getRequiredTestClass();
+    Optional<ExtensionContext> factory = Optional.of(context);
+    while (factory.isPresent() && factory.get().getTestMethod().isEmpty()) {
+      factory = factory.get().getParent();
+    }
+    if (factory.isEmpty()) {
+      invocation.proceed();
+      return;
+    }
+    counted(invocation, factory.get().getRequiredTestMethod(),
+        factory.get().getRequiredTestClass(), context);
+  }
+
+  private void counted(Invocation<Void> invocation, Method method, Class<?> testClass,
+      ExtensionContext context) throws Throwable {
     RoundTrips.Spec spec = spec(method, testClass);
     Optional<LatencyReport> report = report(context);
     if (spec.isEmpty() && report.isEmpty()) {
@@ -278,13 +299,26 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     }
   }
 
-  /** "AuthorServiceTest" / "listAuthors" (a template's invocations: "listAuthors[2]"). */
+  /**
+   * A test's row, by its full identity: the class's binary name ("com.example.AuthorServiceTest",
+   * a nested class "com.example.AuthorServiceTest$WhenEmpty"), the method (with its parameter
+   * types when the class has another method of that name), and a template's or dynamic test's
+   * invocation ("listAuthors[2]", nested dynamic tests "[1.3]"), from JUnit's unique id.
+   */
   static Series series(Class<?> testClass, Method method, String uniqueId) {
-    String suite = testClass.getName().substring(testClass.getPackageName().isEmpty() ? 0
-        : testClass.getPackageName().length() + 1).replace('$', '.');
+    String name = method.getName();
+    if (Arrays.stream(testClass.getDeclaredMethods())
+        .filter(m -> m.getName().equals(method.getName())).count() > 1) {
+      name += Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+          .collect(java.util.stream.Collectors.joining(",", "(", ")"));
+    }
+    List<String> invocation = new ArrayList<>();
     Matcher m = INVOCATION.matcher(uniqueId);
-    return Series.of(suite, method.getName() + (m.find() ? "[" + m.group(1) + "]" : ""),
-        java.util.Map.of());
+    while (m.find()) {
+      invocation.add(m.group(1));
+    }
+    return Series.of(testClass.getName(), name + (invocation.isEmpty() ? ""
+        : "[" + String.join(".", invocation) + "]"), java.util.Map.of());
   }
 
   /** The bounds, price and overhead rule of a test: its method's annotations, else its class's. */

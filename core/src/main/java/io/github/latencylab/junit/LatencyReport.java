@@ -58,6 +58,12 @@ final class LatencyReport implements AutoCloseable {
     this.update = update;
     this.baseline = !update && Files.isRegularFile(baselineFile)
         ? Baseline.read(baselineFile) : null;
+    if (baseline != null && baseline.format() < 2) {
+      throw new IllegalStateException("The baseline " + baselineFile + " keys tests by their"
+          + " simple class names (format " + baseline.format() + ", latency-lab 0.1.0), so two"
+          + " classes of one name would share a row: rewrite it with"
+          + " -Dlatencylab.updateBaseline=true, review it, commit it");
+    }
   }
 
   /**
@@ -70,7 +76,12 @@ final class LatencyReport implements AutoCloseable {
     }
     Cell cell = countsOnly(cost.cell(series));
     synchronized (tests) {
-      tests.put(cell.key(), new Recorded(series, cost));
+      if (tests.putIfAbsent(cell.key(), new Recorded(series, cost)) != null) {
+        throw new IllegalStateException("Two tests of this run have one key, " + cell.key()
+            + ": the report keeps one row per test, so the second is refused (a test run"
+            + " twice in one JVM is one too: surefire's rerunFailingTestsCount with the report"
+            + " on)");
+      }
     }
     if (baseline == null) {
       return null;
@@ -198,8 +209,9 @@ final class LatencyReport implements AutoCloseable {
   /** The baseline's cells of tests not run now, with this run's: what an update writes. */
   private Results mergedWithBaseline(List<Cell> counts) {
     Map<String, Cell> merged = new LinkedHashMap<>();
-    if (Files.isRegularFile(baselineFile)) {
-      Baseline.read(baselineFile).cells().forEach(c -> merged.put(c.key(), c));
+    Baseline before = Files.isRegularFile(baselineFile) ? Baseline.read(baselineFile) : null;
+    if (before != null && before.format() >= 2) { // format 1's keys are simple names: dropped
+      before.cells().forEach(c -> merged.put(c.key(), c));
     }
     counts.forEach(c -> merged.put(c.key(), c));
     return results(new ArrayList<>(merged.values()));

@@ -38,8 +38,13 @@ import java.util.TreeMap;
 public record Baseline(int format, String createdAt, String profile, String measuredOn,
     Tolerances tolerances, List<Cell> cells) {
 
-  /** The version of the file format this class writes and reads. */
-  public static final int FORMAT = 1;
+  /**
+   * The version of the file format this class writes: 2 since tests are keyed by their class's
+   * full name (format 1 keyed them by its simple name; benchmarks' keys are the same in both).
+   */
+  public static final int FORMAT = 2;
+  /** The oldest format this class reads. */
+  public static final int OLDEST_FORMAT = 1;
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
@@ -201,9 +206,9 @@ public record Baseline(int format, String createdAt, String profile, String meas
           + " object with \"cells\" (a latency-lab baseline, format " + FORMAT + ")");
     }
     int format = root.path("format").asInt(FORMAT);
-    if (format != FORMAT) {
+    if (format < OLDEST_FORMAT || format > FORMAT) {
       throw new IllegalArgumentException("Cannot read the baseline " + file + ": format "
-          + format + ", this version reads format " + FORMAT);
+          + format + ", this version reads formats " + OLDEST_FORMAT + " to " + FORMAT);
     }
     JsonNode t = root.path("tolerances");
     Tolerances d = Tolerances.DEFAULTS;

@@ -119,8 +119,11 @@ final class HtmlReport {
       }
     }
 
-    ReportWriter.bySuite(results).forEach((suite, cells) -> {
-      h.append("<h2 id=\"").append(esc(anchor(suite))).append("\">").append(esc(suite))
+    Map<String, List<Cell>> bySuite = ReportWriter.bySuite(results);
+    Map<String, String> names = ReportWriter.shortNames(bySuite.keySet());
+    bySuite.forEach((suite, cells) -> {
+      h.append("<h2 id=\"").append(esc(anchor(suite))).append("\">")
+          .append(esc(names.get(suite)))
           .append("</h2>\n");
       table(h, cells);
       List<SvgCharts.Chart> mine = charts.stream().filter(c -> c.suite().equals(suite))
@@ -205,6 +208,9 @@ final class HtmlReport {
     item(h, "PostgreSQL", env.postgresVersion());
     item(h, "pgjdbc", env.pgjdbcVersion());
     item(h, "Toxiproxy", env.toxiproxyVersion());
+    if (env.libraries() != null) {
+      env.libraries().forEach((name, version) -> item(h, name, version));
+    }
     item(h, "link", env.link());
     item(h, "Java", env.javaVersion() == null ? null
         : env.javaVersion() + (env.javaVm() == null ? "" : " (" + env.javaVm() + ")"));

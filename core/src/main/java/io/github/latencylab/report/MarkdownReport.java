@@ -36,8 +36,10 @@ final class MarkdownReport {
         md.append("```\n\n");
       }
     }
-    ReportWriter.bySuite(results).forEach((suite, cells) ->
-        md.append(suiteTable(suite, cells)).append('\n'));
+    Map<String, List<Cell>> bySuite = ReportWriter.bySuite(results);
+    Map<String, String> names = ReportWriter.shortNames(bySuite.keySet());
+    bySuite.forEach((suite, cells) ->
+        md.append(suiteTable(names.get(suite), cells)).append('\n'));
     if (isTests(results)) {
       md.append(TESTS_NOTE).append("\n\n");
     } else {
@@ -124,6 +126,9 @@ final class MarkdownReport {
     }
     if (env.toxiproxyVersion() != null) {
       versions.add("Toxiproxy " + env.toxiproxyVersion());
+    }
+    if (env.libraries() != null) {
+      env.libraries().forEach((name, version) -> versions.add(name + " " + version));
     }
     if (!versions.isEmpty()) {
       md.append("- ").append(String.join(", ", versions)).append('\n');

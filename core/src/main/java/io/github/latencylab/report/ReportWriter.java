@@ -163,6 +163,30 @@ public final class ReportWriter {
     return bySuite;
   }
 
+  /**
+   * Each suite's shortest unambiguous name among {@code suites}: the fewest trailing parts of
+   * its dotted name that no other suite ends with ("FooTests", or "a.FooTests" beside
+   * "b.FooTests"). A benchmark's suite is one part and stays as it is.
+   */
+  static Map<String, String> shortNames(Collection<String> suites) {
+    Map<String, String> shortest = new LinkedHashMap<>();
+    for (String suite : suites) {
+      String[] parts = suite.split("\\.");
+      String name = suite;
+      for (int k = 1; k < parts.length; k++) {
+        String candidate = String.join(".", List.of(parts).subList(parts.length - k,
+            parts.length));
+        if (suites.stream().filter(s -> s.equals(candidate) || s.endsWith("." + candidate))
+            .count() == 1) {
+          name = candidate;
+          break;
+        }
+      }
+      shortest.put(suite, name);
+    }
+    return shortest;
+  }
+
   /** Every RTT of {@code cells}, lowest first: the columns. */
   static List<Rtt> rtts(Collection<Cell> cells) {
     return cells.stream().map(Cell::rtt).distinct().sorted().toList();

@@ -9,6 +9,7 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import io.github.latencylab.junit.a.SameName;
 import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Results;
@@ -41,9 +42,9 @@ class LatencyReportTest {
     Reported.authors = 3;
     run(report, baseline, true).assertStatistics(stats -> stats.started(2).succeeded(2));
     Map<String, Cell> cells = Baseline.read(baseline).byKey();
-    assertThat(cells).containsOnlyKeys("LatencyReportTest.Reported.oneQuery @ 0ms",
-        "LatencyReportTest.Reported.queryPerAuthor @ 0ms");
-    Cell perAuthor = cells.get("LatencyReportTest.Reported.queryPerAuthor @ 0ms");
+    assertThat(cells).containsOnlyKeys("io.github.latencylab.junit.LatencyReportTest$Reported.oneQuery @ 0ms",
+        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms");
+    Cell perAuthor = cells.get("io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms");
     assertThat(perAuthor.roundTripsPerOp()).isEqualTo(3);
     assertThat(perAuthor.statementsPerOp()).isEqualTo(3);
     assertThat(perAuthor.timeMs()).as("the baseline gates counts, never a test's time").isNaN();
@@ -51,13 +52,13 @@ class LatencyReportTest {
     Results results = Results.read(report.resolve("results.json"));
     assertThat(results.kind()).isEqualTo("tests");
     assertThat(results.cells()).extracting(Cell::key).contains(
-        "LatencyReportTest.Reported.queryPerAuthor @ 0ms",
-        "LatencyReportTest.Reported.queryPerAuthor @ 0.5ms",
-        "LatencyReportTest.Reported.queryPerAuthor @ 20ms",
-        "LatencyReportTest.Reported.queryPerAuthor @ 320ms");
+        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms",
+        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0.5ms",
+        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 20ms",
+        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 320ms");
     String md = Files.readString(report.resolve("report.md"));
     assertThat(md).contains("| queryPerAuthor |  | 3 | 3 |")
-        .contains("LatencyReportTest.Reported.queryPerAuthor: 3 round trips, 3 SQL statements,")
+        .contains("io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor: 3 round trips, 3 SQL statements,")
         .contains("  repeated: `SELECT ?::int AS n` ran 3 times from `LabExtensionTest.select("
             + "LabExtensionTest.java:");
     assertThat(Files.readString(report.resolve("report.html"))).contains("<svg");
@@ -69,26 +70,75 @@ class LatencyReportTest {
     again.assertThatEvents().haveExactly(1, event(test("queryPerAuthor"), finishedWithFailure(
         message(m -> m.startsWith("latency regression against the baseline (if intended,"
             + " rewrite it with -Dlatencylab.updateBaseline=true and commit it):\n"
-            + "LatencyReportTest.Reported.queryPerAuthor @ 0ms: round trips/op 3 -> 5 (must"
+            + "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms: round trips/op 3 -> 5 (must"
             + " match exactly: round trips are deterministic); statements/op 3 -> 5 (must match"
             + " exactly: statements are deterministic); the statements now, by call site:"
             + " 5 x `SELECT ?::int AS n` from `LabExtensionTest.select(LabExtensionTest.java:")
             && m.endsWith(")`")))));
     assertThat(Files.readString(report.resolve("report.md")))
         .contains("Baseline check FAILED: 2 failures, 2 cells compared")
-        .contains("### Regressions against the baseline\n\n```\nLatencyReportTest.Reported"
-            + ".queryPerAuthor @ 0ms: round trips/op 3 -> 5")
-        .contains("FAIL LatencyReportTest.Reported.queryPerAuthor @ 0ms: round trips/op 3 -> 5");
+        .contains("### Regressions against the baseline\n\n```\nio.github.latencylab.junit"
+            + ".LatencyReportTest$Reported.queryPerAuthor @ 0ms: round trips/op 3 -> 5")
+        .contains("FAIL io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor"
+            + " @ 0ms: round trips/op 3 -> 5");
+  }
+
+  @Test
+  void twoClassesOfOneSimpleNameAndEveryInvocationKeepARowEach() throws Exception {
+    Path report = dir.resolve("latency-report");
+    Path baseline = dir.resolve("latency-baseline.json");
+    run(report, baseline, true, SameName.class, io.github.latencylab.junit.b.SameName.class)
+        .assertStatistics(stats -> stats.started(6).succeeded(6));
+
+    String a = "io.github.latencylab.junit.a.SameName.";
+    String b = "io.github.latencylab.junit.b.SameName.";
+    Map<String, Cell> cells = Baseline.read(baseline).byKey();
+    assertThat(cells).containsOnlyKeys(a + "sameMethod @ 0ms", b + "sameMethod @ 0ms",
+        b + "selects[1] @ 0ms", b + "selects[2] @ 0ms", b + "dynamic[1] @ 0ms",
+        b + "dynamic[2] @ 0ms");
+    assertThat(cells.get(a + "sameMethod @ 0ms").roundTripsPerOp()).isEqualTo(1);
+    assertThat(cells.get(b + "sameMethod @ 0ms").roundTripsPerOp()).isEqualTo(2);
+    assertThat(cells.get(b + "selects[2] @ 0ms").roundTripsPerOp()).isEqualTo(3);
+    assertThat(cells.get(b + "dynamic[2] @ 0ms").roundTripsPerOp()).isEqualTo(4);
+    assertThat(Files.readString(report.resolve("report.md")))
+        .as("the shortest names that tell them apart")
+        .contains("### a.SameName\n").contains("### b.SameName\n");
+
+    // the same two classes against that baseline: both pass, each on its own row
+    run(report, baseline, false, SameName.class, io.github.latencylab.junit.b.SameName.class)
+        .assertStatistics(stats -> stats.started(6).succeeded(6));
+    assertThat(Files.readString(report.resolve("report.md")))
+        .contains("Baseline check passed: 6 cells compared");
+  }
+
+  @Test
+  void aBaselineKeyedBySimpleNamesIsRefusedWithOneLine() throws Exception {
+    Path report = dir.resolve("latency-report");
+    Path baseline = dir.resolve("latency-baseline.json");
+    run(report, baseline, true, SameName.class).assertStatistics(stats -> stats.succeeded(1));
+    Files.writeString(baseline, Files.readString(baseline)
+        .replace("\"format\" : 2", "\"format\" : 1"));
+
+    run(report, baseline, false, SameName.class).assertThatEvents().haveExactly(1,
+        event(test("sameMethod"), finishedWithFailure(message("The baseline " + baseline
+            + " keys tests by their simple class names (format 1, latency-lab 0.1.0), so two"
+            + " classes of one name would share a row: rewrite it with"
+            + " -Dlatencylab.updateBaseline=true, review it, commit it"))));
   }
 
   private static Events run(Path report, Path baseline, boolean update) {
+    return run(report, baseline, update, Reported.class);
+  }
+
+  private static Events run(Path report, Path baseline, boolean update, Class<?>... classes) {
     return EngineTestKit.engine("junit-jupiter")
         .configurationParameter("latencylab.backend", "embedded")
         .configurationParameter("latencylab.report", "true")
         .configurationParameter("latencylab.report.dir", report.toString())
         .configurationParameter("latencylab.report.baseline", baseline.toString())
         .configurationParameter("latencylab.updateBaseline", String.valueOf(update))
-        .selectors(selectClass(Reported.class))
+        .selectors(java.util.Arrays.stream(classes).map(c -> selectClass(c))
+            .toArray(org.junit.platform.engine.DiscoverySelector[]::new))
         .execute()
         .testEvents();
   }

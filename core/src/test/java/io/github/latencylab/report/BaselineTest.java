@@ -25,7 +25,7 @@ class BaselineTest {
 
     Baseline b = Baseline.from(results(cells));
 
-    assertThat(b.format()).isEqualTo(1);
+    assertThat(b.format()).isEqualTo(2);
     assertThat(b.profile()).isEqualTo("quick");
     assertThat(b.tolerances()).isEqualTo(new Tolerances(3.0, 2.0, 2.0, 0.01));
     Map<String, Cell> byKey = b.byKey();
@@ -90,7 +90,7 @@ class BaselineTest {
     baseline.write(a);
     List<Cell> reversed = new ArrayList<>(cells);
     java.util.Collections.reverse(reversed);
-    new Baseline(1, baseline.createdAt(), "quick", null, null,
+    new Baseline(Baseline.FORMAT, baseline.createdAt(), "quick", null, null,
         Baseline.from(results(reversed)).cells()).write(b);
 
     String text = Files.readString(a);
@@ -165,7 +165,7 @@ class BaselineTest {
     Path results = Files.writeString(dir.resolve("r.json"), "[]");
     assertThatThrownBy(() -> Baseline.read(results))
         .hasMessage("Cannot read the baseline " + results + ": expected an object with"
-            + " \"cells\" (a latency-lab baseline, format 1)");
+            + " \"cells\" (a latency-lab baseline, format 2)");
 
     Path tolerance = Files.writeString(dir.resolve("t.json"),
         "{\"tolerances\": {\"timeRatio\": 0.5}, \"cells\": {}}");
@@ -178,9 +178,9 @@ class BaselineTest {
     assertThatThrownBy(() -> Baseline.read(cell))
         .hasMessage("Cannot read the baseline " + cell + ": cell 'x @ 1ms' has no \"suite\"");
 
-    Path future = Files.writeString(dir.resolve("f.json"), "{\"format\": 2, \"cells\": {}}");
+    Path future = Files.writeString(dir.resolve("f.json"), "{\"format\": 3, \"cells\": {}}");
     assertThatThrownBy(() -> Baseline.read(future))
-        .hasMessage("Cannot read the baseline " + future + ": format 2, this version reads"
-            + " format 1");
+        .hasMessage("Cannot read the baseline " + future + ": format 3, this version reads"
+            + " formats 1 to 2");
   }
 }

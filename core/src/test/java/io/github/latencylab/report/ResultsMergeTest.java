@@ -15,7 +15,8 @@ class ResultsMergeTest {
 
   static LabEnvironment database(String version, String fsync) {
     return new LabEnvironment("embedded", "embedded PostgreSQL on 127.0.0.1:5432", version,
-        Map.of("fsync", fsync), "42.7.13", "2.5.0", Link.LINUX.describe(), "17.0.15", "OpenJDK",
+        Map.of("fsync", fsync), "42.7.13", "2.5.0", Map.of(), Link.LINUX.describe(), "17.0.15",
+        "OpenJDK",
         "Linux", 2, 6028);
   }
 

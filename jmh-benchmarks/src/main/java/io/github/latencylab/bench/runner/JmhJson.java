@@ -200,7 +200,8 @@ public final class JmhJson {
         first.path("forks").asText("?"), first.path("warmupIterations").asText("?"),
         first.path("warmupTime").asText("?"), first.path("measurementIterations").asText("?"),
         first.path("measurementTime").asText("?"));
-    return new LabEnvironment("unknown", description, null, Map.of(), null, null, null, jdk,
+    return new LabEnvironment("unknown", description, null, Map.of(), null, null, Map.of(),
+        null, jdk,
         vm.isEmpty() ? null : vm, null, 0, 0);
   }
 
