@@ -62,11 +62,22 @@ final class EmbeddedBackend implements Backend {
     ToxiproxyServer toxiproxy = ToxiproxyServer.start(config);
     EmbeddedPostgres postgres = null;
     Path copy = null;
+    // initdb's and the first server's output to a file, not zonky's INFO log lines in the
+    // user's test output: read back only when the start fails
+    Path output = Files.createTempFile("latency-lab-initdb-", ".log");
     try {
       copy = ClusterTemplate.copy();
-      postgres = copy == null ? EmbeddedPostgres.builder().start()
-          : EmbeddedPostgres.builder().setDataDirectory(copy).setCleanDataDirectory(false)
-              .start(); // a cluster already: no initdb
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+          .setOutputRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
+          .setErrorRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()));
+      try {
+        postgres = copy == null ? builder.start()
+            : builder.setDataDirectory(copy).setCleanDataDirectory(false)
+                .start(); // a cluster already: no initdb
+      } catch (IOException | RuntimeException e) {
+        throw new IOException("The embedded PostgreSQL did not start: " + e.getMessage()
+            + "; its output:\n" + tail(output), e);
+      }
       Path data = dataDirectory(postgres.getPostgresDatabase());
       Path pgCtl = pgCtl(data);
       if (copy == null) {
@@ -87,8 +98,10 @@ final class EmbeddedBackend implements Backend {
           direct.at("127.0.0.1", listenPort(proxy)), direct.at("127.0.0.1", listenPort(baseline)),
           pgCtl, data, copy != null, config);
       backend.registerPostmaster();
+      Files.deleteIfExists(output);
       return backend;
     } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(output);
       toxiproxy.close();
       if (postgres != null) {
         postgres.close();
@@ -97,6 +110,16 @@ final class EmbeddedBackend implements Backend {
         Leftovers.deleteTree(copy);
       }
       throw e;
+    }
+  }
+
+  /** The last 20 lines of a process's output. */
+  private static String tail(Path output) {
+    try {
+      List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
     }
   }
 

@@ -128,7 +128,8 @@ public final class Lab implements AutoCloseable {
   public static Lab start(LabConfig config) {
     BackendKind kind = resolve(config);
     String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
-    LOG.info("Starting a {} Lab", kind.label());
+    long started = System.nanoTime();
+    LOG.debug("Starting the {} Lab", kind.label());
     Backend backend;
     try {
       backend = switch (kind) {
@@ -169,7 +170,12 @@ public final class Lab implements AutoCloseable {
       throw e;
     }
     lab.applyDurability(config);
-    LOG.info("Lab ready: {}", lab.describe());
+    // the one line a start says at INFO; the rest (what runs where, how) at DEBUG
+    LOG.info("latency-lab: {} Lab ready in {}: PostgreSQL {}, Toxiproxy {}, pgjdbc {},"
+        + " schema {}", kind.label(), io.github.latencylab.report.Format.duration(
+            (System.nanoTime() - started) / 1e6), lab.server().version(),
+        lab.toxiproxyVersion(), LabEnvironment.pgjdbcOnTheClasspath(), schema.name());
+    LOG.debug("Lab ready: {}", lab.describe());
     return lab;
   }
 
@@ -582,7 +588,7 @@ public final class Lab implements AutoCloseable {
         close();
         throw e;
       }
-      LOG.info("Durability {}: {}", durability.label(), durability.settings());
+      LOG.debug("Durability {}: {}", durability.label(), durability.settings());
     }
   }
 
@@ -731,6 +737,6 @@ public final class Lab implements AutoCloseable {
     }
     CountingSocketFactory.unregister(id);
     CountingSocketFactory.unregister(id + "-direct");
-    LOG.info("Lab stopped: {}", backend.kind().label());
+    LOG.debug("Lab stopped: {}", backend.kind().label());
   }
 }

@@ -214,7 +214,7 @@ final class LabSchema implements AutoCloseable {
       }
       throw e;
     }
-    LOG.info("Created schema {} in database {}: everything this Lab creates goes there{}",
+    LOG.debug("Created schema {} in database {}: everything this Lab creates goes there{}",
         name, database, dropOnClose ? "; dropped on close" : "");
   }
 
@@ -279,7 +279,7 @@ final class LabSchema implements AutoCloseable {
         return;
       }
       drop();
-      LOG.info("Dropped schema {} in database {}", name, database);
+      LOG.debug("Dropped schema {} in database {}", name, database);
     } catch (SQLException e) {
       LOG.warn("Could not drop schema {} in database {}: {}{}", name, database, e.getMessage(),
           keep);

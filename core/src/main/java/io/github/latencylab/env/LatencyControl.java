@@ -220,7 +220,7 @@ final class LatencyControl implements AutoCloseable {
       }
       nominal = corrected(nominal, error);
     }
-    LOG.info("RTT {} realised by {}: added {} ms on average, p50 {} ms", rtt, best.plan(),
+    LOG.debug("RTT {} realised by {}: added {} ms on average, p50 {} ms", rtt, best.plan(),
         String.format("%.3f", best.addedMeanMs()), String.format("%.3f", best.addedP50Ms()));
     return best;
   }

@@ -116,7 +116,7 @@ final class BlockCost {
     overhead.forEach((kind, s) -> {
       if (s.roundTrips() > 0 || s.statements() > 0) {
         List<String> sql = statements.stream().filter(w -> w.overhead() == kind)
-            .map(w -> w.sql().isEmpty() ? "(empty query)" : w.sql()).distinct().limit(3)
+            .map(w -> w.sql().isEmpty() ? "an empty query" : w.sql()).distinct().limit(3)
             .toList();
         parts.add(kind.description() + " " + RoundTrips.plural(s.roundTrips(), "round trip")
             + (sql.isEmpty() ? "" : " (" + String.join("; ", sql) + ")"));

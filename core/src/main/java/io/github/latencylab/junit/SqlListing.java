@@ -33,9 +33,12 @@ final class SqlListing {
       }
       long number = firstNumber + i;
       out.append(String.format(Locale.ROOT, "  %4d  %s%n", number, sql.get(i)));
-      if (j - i > 1) {
-        out.append(String.format(Locale.ROOT, "        ... the same %d more time%s (%d-%d)%n",
-            j - i - 1, j - i - 1 == 1 ? "" : "s", number + 1, firstNumber + j - 1));
+      if (j - i == 2) {
+        out.append(String.format(Locale.ROOT, "        ... the same once more (%d)%n",
+            number + 1));
+      } else if (j - i > 2) {
+        out.append(String.format(Locale.ROOT, "        ... the same %d more times (%d-%d)%n",
+            j - i - 1, number + 1, firstNumber + j - 1));
       }
       lines++;
       i = j;

@@ -111,7 +111,7 @@ class OverheadTest {
             + " statements)")
         .hasMessageContaining("     1  \n     2  SELECT $1::int AS n\n")
         .hasMessageEndingWith("counted, of which overhead: connection validation 1 round trip"
-            + " ((empty query))\n");
+            + " (an empty query)\n");
   }
 
   /**
