@@ -194,6 +194,13 @@ final class LatencyReport implements AutoCloseable {
     }
     sections.add(new ReportWriter.Section("Where the round trips come from",
         details.toString()));
+    Map<String, List<WireStatement>> statements = new LinkedHashMap<>();
+    all.forEach(r -> statements.put(r.series().key(), r.cost().countedStatements()));
+    String ranking = CallSiteRanking.section(CallSiteRanking.rank(statements));
+    if (!ranking.isEmpty()) {
+      sections.add(new ReportWriter.Section("Where a region move would hurt: the application's"
+          + " lines by round trips, all tests", ranking));
+    }
     try {
       ReportWriter.write(results(cells), dir, comparison, sections);
     } catch (IOException e) {

@@ -62,6 +62,12 @@ class LatencyReportTest {
         .contains("  repeated: `SELECT ?::int AS n` ran 3 times from `LabExtensionTest.select("
             + "LabExtensionTest.java:");
     assertThat(Files.readString(report.resolve("report.html"))).contains("<svg");
+    // both tests' 1 + 3 round trips come from one line: 4 x 20 and 4 x 80 ms; one per test
+    // would leave 2, saving 2 x 80 ms
+    assertThat(md).contains("### Where a region move would hurt: the application's lines by"
+        + " round trips, all tests").containsPattern("\\n`?LabExtensionTest\\.select\\("
+            + "LabExtensionTest\\.java:\\d+\\)`? +2 +4 +80(\\.0+)? ms +320(\\.0+)? ms +160(\\.0+)? ms"
+            + " \\(2 round trips\\)\\n");
 
     Reported.authors = 5; // the regression
     Events again = run(report, baseline, false);
