@@ -24,7 +24,9 @@ for i in $(seq 1 "$runs"); do
     || { cat "$out/$i.log" >&2; exit 1; }
   price=$(jq -r --arg t "$test" '.measurements[] | select(.rtt == "20ms" and .benchmark == $t)
     | .timeMs' "$out/$i/results.json")
-  printf 'run %2d: %s ms at 20ms\n' "$i" "$(printf '%.1f' "$price")"
+  # the report's line for the test: its counts, its wait and wall time at 0 ms
+  measured=$(grep -m1 "^$test\." "$out/$i/report.md" | sed 's/.*SQL statements, //')
+  printf 'run %2d: %s ms at 20ms (%s)\n' "$i" "$(printf '%.1f' "$price")" "$measured"
   prices+=("$price")
 done
 echo "load after: $(uptime)" >&2
