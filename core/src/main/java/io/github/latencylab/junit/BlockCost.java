@@ -182,7 +182,10 @@ final class BlockCost {
         + "); the code's own time " + Format.duration(ownMs()) + " not priced";
   }
 
-  /** The block's wall time less what it waited on the database: not priced. */
+  /**
+   * The block's wall time less what it waited on the database: not priced (0 where waits on
+   * several threads add up to more than the wall time).
+   */
   double ownMs() {
     return Math.max(0, timeMs - waitedMs);
   }

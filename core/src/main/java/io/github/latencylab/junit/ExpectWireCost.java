@@ -20,10 +20,11 @@ import java.lang.annotation.Target;
  *   <li>round trips: counted at the wire; window flights: the transfers' extra flights while
  *       the path's TCP window grows ({@link io.github.latencylab.wire.WireStats}), 0 for small
  *       exchanges;
- *   <li>waited on the server: how long the test's reads were blocked on the Lab's connections
- *       (from the request's last write to the reply's bytes, at the socket; summed over
- *       connections and threads, as round trips are), less the added RTT they were measured at:
- *       the server's time and the local path's.
+ *   <li>waited on the server: how long the test's reads were blocked on the Lab's connections,
+ *       at the socket (each read from its call, or the request's last write if later, until the
+ *       server's bytes came; summed over connections and threads, as round trips are; {@link
+ *       io.github.latencylab.wire.WireCounter#waitNanos()}), less the added RTT they were
+ *       measured at: the server's time and the local path's.
  * </ul>
  *
  * <p>Not priced: the rest of the test's wall time, its own (JIT and class loading, a framework's
