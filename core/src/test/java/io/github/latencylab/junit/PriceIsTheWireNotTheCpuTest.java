@@ -80,6 +80,29 @@ class PriceIsTheWireNotTheCpuTest {
   }
 
   @Test
+  void measuredAtAnAddedRttTheWaitLosesThatRttOncePerRoundTrip(Lab lab, Connection connection)
+      throws Throwable {
+    Rtt at = Rtt.parse("5ms");
+    lab.rtt(at);
+    BlockCost cost;
+    try {
+      cost = run(lab, () -> select(connection, 4));
+    } finally {
+      lab.rtt(Rtt.ZERO);
+    }
+
+    LatencyModel model = cost.model(SERIES);
+    assertThat(cost.measuredAt).isEqualTo(at);
+    assertThat(cost.waitedMs).as("each of the 4 replies came at least ~5 ms later")
+        .isGreaterThan(4 * 4.0);
+    assertThat(model.t0Ms()).as("the server's part: the wait less 4 x 5 ms")
+        .isCloseTo(Math.max(cost.waitedMs, 4 * 5.0) - 4 * 5.0, within(1e-9))
+        .isGreaterThanOrEqualTo(0);
+    assertThat(model.timeMs(PRICED_AT.millis()) - model.t0Ms())
+        .as("the round trips' part").isCloseTo(4 * 20.0, within(1e-9));
+  }
+
+  @Test
   void theFailureShowsEachPartOfThePrice(Lab lab, Connection connection) {
     AssertionFailedError failure = null;
     try {
