@@ -22,7 +22,20 @@ import org.junit.jupiter.api.function.ThrowingSupplier;
 /**
  * What a block cost at the wire, counted while it ran with the counter tracing (call sites,
  * {@link Overhead}) and its Lab's counting lock held: everything, the overhead by kind, the
- * statements with their call sites, and the block's time.
+ * statements with their call sites, the block's time and how much of it was spent waiting on
+ * the database.
+ *
+ * <p>Its price at an RTT L, what {@link ExpectWireCost} checks and the report shows, is the
+ * one model ({@link LatencyModel}) fitted on what the block waited on the database, not on its
+ * wall time:
+ *
+ * <pre>T(L) = (round trips + window flights) x L + waited on the server</pre>
+ *
+ * where "waited on the server" is the time its reads were blocked on the counted connections
+ * ({@link WireCounter#waitNanos()}) less the added RTT they were measured at (each round trip
+ * and window flight waited it once). The rest of the wall time is the code's own (JIT, class
+ * loading, the framework, the test's CPU): it moves from one JVM to the next and does not grow
+ * with the latency, so it is shown, never priced.
  */
 final class BlockCost {
 
@@ -37,18 +50,22 @@ final class BlockCost {
   final Map<Overhead, WireStats> overhead;
   final List<WireStatement> statements;
   final List<WireRead> reads;
+  /** The block's wall time. */
   final double timeMs;
+  /** How long its reads were blocked on the server, overhead's included or not as counted. */
+  final double waitedMs;
   final Rtt measuredAt;
   final boolean includeOverhead;
 
   private BlockCost(WireStats total, Map<Overhead, WireStats> overhead,
-      List<WireStatement> statements, List<WireRead> reads, double timeMs, Rtt measuredAt,
-      boolean includeOverhead) {
+      List<WireStatement> statements, List<WireRead> reads, double timeMs, double waitedMs,
+      Rtt measuredAt, boolean includeOverhead) {
     this.total = total;
     this.overhead = overhead;
     this.statements = statements;
     this.reads = reads;
     this.timeMs = timeMs;
+    this.waitedMs = waitedMs;
     this.measuredAt = measuredAt;
     this.includeOverhead = includeOverhead;
   }
@@ -77,8 +94,14 @@ final class BlockCost {
       Map<Overhead, WireStats> overhead = new EnumMap<>(after.overhead());
       overhead.replaceAll((kind, now) -> now.minus(before.overhead().get(kind)));
       List<WireStatement> statements = counter.statementsSince(before.stats());
+      long waited = after.waitNanos() - before.waitNanos();
+      if (!includeOverhead) {
+        for (Overhead kind : Overhead.values()) {
+          waited -= after.overheadWaitNanos().get(kind) - before.overheadWaitNanos().get(kind);
+        }
+      }
       return new Measured<>(value, new BlockCost(total, overhead, statements,
-          counter.readsOf(statements), ms, at, includeOverhead));
+          counter.readsOf(statements), ms, waited / 1e6, at, includeOverhead));
     } finally {
       lock.unlock();
     }
@@ -129,12 +152,42 @@ final class BlockCost {
         + " includeOverhead = true counts it): ") + String.join(", ", parts) + "\n";
   }
 
-  /** This block as a measured cell of {@code series}, at the RTT it ran at. */
+  /**
+   * This block as a measured cell of {@code series}, at the RTT it ran at: its time is what it
+   * waited on the database, at least the added RTT once per round trip and window flight (the
+   * wait of a flight is never less: a shorter one is the timer's noise, and would price the
+   * server's share below zero).
+   */
   Cell cell(Series series) {
     WireStats c = counted();
-    return Cell.measured(series, measuredAt, measuredAt.millis(), Double.NaN, timeMs,
-        Double.NaN, c.roundTrips(), c.statements(), Double.NaN)
+    double rttsWaited = (c.roundTrips() + c.windowRoundTrips()) * measuredAt.millis();
+    return Cell.measured(series, measuredAt, measuredAt.millis(), Double.NaN,
+        Math.max(waitedMs, rttsWaited), Double.NaN, c.roundTrips(), c.statements(), Double.NaN)
         .withWindowRoundTrips(c.windowRoundTrips());
+  }
+
+  /**
+   * "86.4 ms = 4 round trips x 20ms + 6.4 ms waiting on the server (measured at 0ms); the
+   * code's own time 912 ms not priced": the price at {@code rtt} and its parts.
+   */
+  String priceLine(LatencyModel model, Rtt rtt) {
+    WireStats c = counted();
+    String flights = RoundTrips.plural(c.roundTrips(), "round trip");
+    if (c.windowRoundTrips() > 0) {
+      flights = "(" + flights + " + " + RoundTrips.plural(c.windowRoundTrips(), "window flight")
+          + ")";
+    }
+    return Format.duration(model.timeMs(rtt.millis())) + " = " + flights + " x " + rtt + " + "
+        + Format.duration(model.t0Ms()) + " waiting on the server (measured at " + measuredAt
+        + "); the code's own time " + Format.duration(ownMs()) + " not priced";
+  }
+
+  /**
+   * The block's wall time less what it waited on the database: not priced (0 where waits on
+   * several threads add up to more than the wall time).
+   */
+  double ownMs() {
+    return Math.max(0, timeMs - waitedMs);
   }
 
   /** The one time model, fitted on this block. */
@@ -151,12 +204,16 @@ final class BlockCost {
     return String.join("; ", parts);
   }
 
-  /** "102 round trips, 103 SQL statements, 5.1 kB sent, 20 kB received". */
+  /**
+   * "102 round trips, 103 SQL statements, 5.1 kB sent, 20 kB received, 31.2 ms waited on the
+   * database of 412 ms measured at 0ms".
+   */
   String countsLine() {
     WireStats c = counted();
-    return String.format(Locale.ROOT, "%s, %s, %s sent, %s received, %s measured at %s",
-        RoundTrips.plural(c.roundTrips(), "round trip"),
+    return String.format(Locale.ROOT, "%s, %s, %s sent, %s received, %s waited on the database"
+        + " of %s measured at %s", RoundTrips.plural(c.roundTrips(), "round trip"),
         RoundTrips.plural(c.statements(), "SQL statement"), Format.bytes(c.bytesSent()),
-        Format.bytes(c.bytesReceived()), Format.duration(timeMs), measuredAt);
+        Format.bytes(c.bytesReceived()), Format.duration(waitedMs), Format.duration(timeMs),
+        measuredAt);
   }
 }

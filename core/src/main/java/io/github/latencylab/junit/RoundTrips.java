@@ -101,7 +101,8 @@ public final class RoundTrips {
 
   /**
    * Runs {@code code}; fails if, priced at {@code rtt} ("20ms"), it costs more than {@code
-   * maxMillis}: its time plus its round trips x the RTT it would add ({@link ExpectWireCost}).
+   * maxMillis}: its round trips x {@code rtt} plus what it waited on the server, its own time
+   * not included ({@link ExpectWireCost}).
    */
   public static void assertCostAtMost(String rtt, double maxMillis, Executable code) {
     current().costAtMost(Rtt.parse(rtt), maxMillis, code);
@@ -215,12 +216,9 @@ public final class RoundTrips {
       double priced = model.timeMs(c.rtt().millis());
       if (priced > c.maxMillis()) {
         String message = prefix + String.format(Locale.ROOT, "expected a wire cost of at most"
-            + " %s at %s, but it is %s = %s (the time measured at %s + %s x %s)%n"
-            + "  %s%n  priced %s%nthe SQL, read at the wire:%n%s",
-            Format.duration(c.maxMillis()), c.rtt(), Format.duration(priced),
-            model.describe(c.rtt().millis()), m.measuredAt, plural(cost.roundTrips(),
-                "round trip"), c.rtt(), m.countsLine(), m.pricedLine(model),
-            details(m));
+            + " %s at %s, but it is %s%n  %s%n  priced %s%nthe SQL, read at the wire:%n%s",
+            Format.duration(c.maxMillis()), c.rtt(), m.priceLine(model, c.rtt()),
+            m.countsLine(), m.pricedLine(model), details(m));
         throw new AssertionFailedError(message, c.maxMillis(), priced);
       }
     }

@@ -64,10 +64,12 @@ final class MarkdownReport {
   }
 
   static final String TESTS_NOTE = "One row per test: its round trips and statements counted at"
-      + " the wire (connection set-up, validation and pool housekeeping not counted), its time"
-      + " measured once at the Lab's added RTT (0 ms: the test's own wall time), and *in"
-      + " italics with an asterisk* its cost priced by the model T(L) = T(measured) + round"
-      + " trips x L, not measured. The baseline gates round trips and statements, never time.";
+      + " the wire (connection set-up, validation and pool housekeeping not counted), the time"
+      + " it waited on the database, measured once at the Lab's added RTT (0 ms: how long its"
+      + " reads were blocked on the server; the test's own time, its CPU, JIT and class loading,"
+      + " is not in it), and *in italics with an asterisk* its cost priced by the model T(L) ="
+      + " that wait + (round trips + window flights) x (L - the RTT measured at), not measured."
+      + " The baseline gates round trips and statements, never time.";
 
   static String suiteTable(String suite, List<Cell> cells) {
     List<Rtt> rtts = ReportWriter.rtts(cells);

@@ -52,17 +52,21 @@ final class CountingSocket extends Socket {
       countingIn = new FilterInputStream(super.getInputStream()) {
         @Override
         public int read() throws IOException {
+          long called = System.nanoTime();
           int b = super.read();
           if (b >= 0) {
-            counter.received(new byte[] {(byte) b}, 0, 1);
+            counter.received(new byte[] {(byte) b}, 0, 1, called, System.nanoTime());
           }
           return b;
         }
 
+        // timed: how long the client was blocked on the server (WireCounter.waitNanos); two
+        // System.nanoTime calls a read, and pgjdbc reads its socket only to refill its buffer
         @Override
         public int read(byte[] buf, int off, int len) throws IOException {
+          long called = System.nanoTime();
           int n = super.read(buf, off, len);
-          counter.received(buf, off, n);
+          counter.received(buf, off, n, called, System.nanoTime());
           return n;
         }
       };
@@ -77,13 +81,13 @@ final class CountingSocket extends Socket {
         @Override
         public void write(int b) throws IOException {
           out.write(b);
-          counter.sent(new byte[] {(byte) b}, 0, 1);
+          counter.sent(new byte[] {(byte) b}, 0, 1, System.nanoTime());
         }
 
         @Override
         public void write(byte[] buf, int off, int len) throws IOException {
           out.write(buf, off, len);
-          counter.sent(buf, off, len);
+          counter.sent(buf, off, len, System.nanoTime());
         }
       };
     }

@@ -29,6 +29,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * benchmarks never do). A connection's own set-up is classified whether traced or not (a few
  * stack walks per connection): a pool's thread may begin it before a test counts and finish it
  * inside the count.
+ *
+ * <p>On pgjdbc's connections (a {@link CountingSocket}, not the relay) it also times how long the
+ * client's reads were blocked on the server ({@link #waitNanos()}): what a test waited on the
+ * database, apart from its own CPU time. A time, so it stays out of {@link WireStats}, whose
+ * counts are exact.
  */
 public final class WireCounter {
 
@@ -40,6 +45,9 @@ public final class WireCounter {
   private final AtomicLong bytesSent = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
   private final AtomicLong windowRoundTrips = new AtomicLong();
+  private final AtomicLong waitNanos = new AtomicLong();
+  // of a connection's counter: when the client's last write returned (System.nanoTime)
+  private volatile long lastWrite = Long.MIN_VALUE;
   // of a Lab's counter: the link its connections' windows follow, and how often they restarted
   private volatile Link link = Link.DELAY_ONLY;
   private volatile long windowsRestarted;
@@ -122,9 +130,9 @@ public final class WireCounter {
     });
     this.connectionNumber = parent == null ? 0 : CONNECTIONS.incrementAndGet();
     for (Overhead o : Overhead.values()) {
-      // round trips, statements, bytes sent, bytes received
+      // round trips, statements, bytes sent, bytes received, nanoseconds waited
       overhead.put(o, new AtomicLong[] {new AtomicLong(), new AtomicLong(), new AtomicLong(),
-          new AtomicLong()});
+          new AtomicLong(), new AtomicLong()});
     }
   }
 
@@ -155,6 +163,29 @@ public final class WireCounter {
   public WireStats overhead(Overhead kind) {
     AtomicLong[] t = overhead.get(kind);
     return new WireStats(t[0].get(), t[1].get(), t[2].get(), t[3].get());
+  }
+
+  /** What {@code kind} of overhead has waited so far, while tracing ({@link #waitNanos()}). */
+  public long waitNanos(Overhead kind) {
+    return overhead.get(kind)[4].get();
+  }
+
+  /**
+   * How long the client's reads have been blocked on the server so far, in nanoseconds, summed
+   * over this counter's connections: each read of a {@link CountingSocket} from its call (or the
+   * client's last write, if later: a reader that was waiting before the request) until it
+   * returned bytes. pgjdbc reads its socket only when its buffer is empty and it needs the
+   * server's next bytes, so this is the time it waited for replies: for a reply's first bytes
+   * (the server's time, the path's, one added RTT and the request's window flights) and for the
+   * rest of a long one (its window flights, the server still sending). Connections counted at
+   * the relay add nothing: the relay cannot see when their client blocks.
+   *
+   * <p>Summed, not a union of the intervals: round trips add up over connections and threads
+   * too, and the price of a test (round trips x RTT + this wait) prices them as if one followed
+   * the other; a union would pair an overlap-aware wait with round trips that are not.
+   */
+  public long waitNanos() {
+    return waitNanos.get();
   }
 
   /** Every kind of overhead so far, in the order of {@link Overhead}. */
@@ -224,6 +255,12 @@ public final class WireCounter {
     return new WireCounter(this);
   }
 
+  /** {@link #sent(byte[], int, int)} by a socket whose write returned at {@code wroteAt}. */
+  void sent(byte[] buf, int off, int len, long wroteAt) {
+    lastWrite = wroteAt;
+    sent(buf, off, len);
+  }
+
   // synchronized: a relay counts the two directions from two threads
   synchronized void sent(byte[] buf, int off, int len) {
     if (len <= 0) {
@@ -284,19 +321,35 @@ public final class WireCounter {
     return traces() || settingUp ? o : null;
   }
 
-  synchronized void received(byte[] buf, int off, int bytes) {
+  /**
+   * {@link #received(byte[], int, int)} by a socket's read called at {@code calledAt} that
+   * returned at {@code returnedAt} ({@link #waitNanos()}).
+   */
+  void received(byte[] buf, int off, int bytes, long calledAt, long returnedAt) {
+    received(buf, off, bytes, returnedAt - Math.max(calledAt, lastWrite));
+  }
+
+  void received(byte[] buf, int off, int bytes) {
+    received(buf, off, bytes, 0);
+  }
+
+  private synchronized void received(byte[] buf, int off, int bytes, long waited) {
     if (bytes <= 0) {
       return;
     }
     Lock addingToParent = addingToParent();
     try {
-      countReceived(buf, off, bytes);
+      countReceived(buf, off, bytes, Math.max(0, waited));
     } finally {
       addingToParent.unlock();
     }
   }
 
-  private void countReceived(byte[] buf, int off, int bytes) {
+  private void countReceived(byte[] buf, int off, int bytes, long waited) {
+    waitNanos.addAndGet(waited);
+    if (parent != null) {
+      parent.waitNanos.addAndGet(waited);
+    }
     if (backendTap != null) {
       backendTap.received(buf, off, bytes);
     }
@@ -327,6 +380,7 @@ public final class WireCounter {
     if (o != null) {
       addOverhead(o.overhead(), 0, trips);
       addOverhead(o.overhead(), 3, bytes);
+      addOverhead(o.overhead(), 4, waited);
     }
     if (parent != null) {
       parent.bytesReceived.addAndGet(bytes);
@@ -397,14 +451,22 @@ public final class WireCounter {
     Lock alone = adding.writeLock();
     alone.lock();
     try {
-      return new Totals(snapshot(), overhead());
+      Map<Overhead, Long> overheadWaits = new EnumMap<>(Overhead.class);
+      for (Overhead o : Overhead.values()) {
+        overheadWaits.put(o, waitNanos(o));
+      }
+      return new Totals(snapshot(), overhead(), waitNanos(), overheadWaits);
     } finally {
       alone.unlock();
     }
   }
 
-  /** What {@link #totals()} read: the counts, and what each kind of overhead cost of them. */
-  public record Totals(WireStats stats, Map<Overhead, WireStats> overhead) {
+  /**
+   * What {@link #totals()} read: the counts, what each kind of overhead cost of them, the
+   * nanoseconds waited on the server ({@link #waitNanos()}) and each kind of overhead's share.
+   */
+  public record Totals(WireStats stats, Map<Overhead, WireStats> overhead, long waitNanos,
+      Map<Overhead, Long> overheadWaitNanos) {
   }
 
   public WireStats snapshot() {
