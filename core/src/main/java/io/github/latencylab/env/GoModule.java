@@ -211,9 +211,9 @@ final class GoModule {
     String resource = prebuilt.root() + key + "/" + binary;
     URL source = GoModule.class.getResource(resource);
     if (source == null) {
-      throw new IOException("The prebuilt " + title + " on the classpath (" + prebuilt.artifact()
-          + key + ") has its " + binary + ".properties but no " + resource + ": get the artifact"
-          + " again (delete it from your Maven or Gradle cache)");
+      throw new IOException("The artifact " + prebuilt.artifact() + key + " on the classpath has"
+          + " its " + binary + ".properties but no " + resource + ": get the artifact again"
+          + " (delete it from your Maven or Gradle cache)");
     }
     Files.createDirectories(target.getParent());
     Path part = Files.createTempFile(target.getParent(), binary + "-", ".part");
@@ -225,8 +225,8 @@ final class GoModule {
       }
       String digest = HexFormat.of().formatHex(sha.digest());
       if (!digest.equals(info.getProperty("binary.sha256"))) {
-        throw new IOException("The prebuilt " + title + " " + source + " is damaged: its SHA-256"
-            + " is " + digest + ", its build wrote " + info.getProperty("binary.sha256")
+        throw new IOException("The binary of " + title + " at " + source + " is damaged: its"
+            + " SHA-256 is " + digest + ", its build wrote " + info.getProperty("binary.sha256")
             + ": get the artifact again (delete it from your Maven or Gradle cache)");
       }
       executable(part);
