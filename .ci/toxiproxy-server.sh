@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds latency-lab's Toxiproxy server (upstream Toxiproxy + the latency_us toxic) from the
-# Go module in core's resources into the cache, exactly where and how the Lab builds it
-# (io.github.latencylab.env.ToxiproxyServer): a directory named for Toxiproxy's version and
-# the first 12 hex digits of the SHA-256 of SOURCES followed by each file it lists; a static
-# go build; moved into place. Does nothing when the binary is there. Prints its path.
+# Builds latency-lab's Toxiproxy server (upstream Toxiproxy + the latency_us and tcp_window
+# toxics) from the Go module in core's resources into the cache, exactly where and how the Lab
+# builds it where no latency-lab-toxiproxy-PLATFORM artifact fits
+# (io.github.latencylab.env.ToxiproxyServer, GoModule): a directory named for Toxiproxy's
+# version and the first 12 hex digits of the SHA-256 of SOURCES followed by each file it lists;
+# a static go build; moved into place. Does nothing when the binary is there. Prints its path.
+# The Lab installs the artifact's binary there itself (CI no longer pre-builds); this is for a
+# Toxiproxy of your own (the external backend) or a machine no artifact fits.
 #
 # Usage: .ci/toxiproxy-server.sh [--print-path]
 #   --print-path  only print where the binary goes (no build)

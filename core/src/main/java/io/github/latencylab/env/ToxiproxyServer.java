@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,17 +21,23 @@ import org.slf4j.LoggerFactory;
  * itself, for the testcontainers backend too.
  *
  * <p>The binary is latency-lab's own: Toxiproxy's unchanged server plus the {@code latency_us}
- * toxic, a small Go module shipped in this jar's resources ({@code toxiproxy/}, listed in its
- * {@code SOURCES}). The first use builds it ({@link GoModule}) into the cache, in a directory
- * named for Toxiproxy's version and a hash of those sources, so changed sources get a new
- * build and a binary is never half-written (it is moved into place).
+ * and {@code tcp_window} toxics, a small Go module shipped in this jar's resources
+ * ({@code toxiproxy/}, listed in its {@code SOURCES}). The first use puts it ({@link GoModule})
+ * into the cache, in a directory named for Toxiproxy's version and a hash of those sources:
+ * copied from the artifact latency-lab builds for the platform
+ * ({@code latency-lab-toxiproxy-linux-amd64}, ...: core's profiles add the machine's) when it
+ * was built from these sources, else built with {@code go build}. Changed sources get a new
+ * binary, and a binary is never half-written (it is moved into place).
  * {@code .ci/toxiproxy-server.sh} builds the same sources the same way into the same place.
  */
 final class ToxiproxyServer implements AutoCloseable {
 
   private static final String BINARY = "toxiproxy-server";
-  private static final GoModule MODULE =
-      new GoModule("toxiproxy/", BINARY, "latency-lab's Toxiproxy server");
+  /** Its sources, and the artifacts of toxiproxy-server/ that carry it built. */
+  static final GoModule MODULE = new GoModule("toxiproxy/", BINARY,
+      "latency-lab's Toxiproxy server", new GoModule.Prebuilt(
+          "/io/github/latencylab/toxiproxy-server/", "io.github.latencylab:latency-lab-toxiproxy-",
+          List.of("linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64")));
   private static final Logger LOG = LoggerFactory.getLogger(ToxiproxyServer.class);
   /** Upstream Toxiproxy's version, from the module's go.mod, e.g. "v2.5.0". */
   static final String UPSTREAM_VERSION = upstreamVersion();
@@ -131,7 +138,7 @@ final class ToxiproxyServer implements AutoCloseable {
 
   private static String fix(LabConfig config) {
     return config.get(Setting.TOXIPROXY_SERVER).isBlank()
-        ? "delete it, and latency-lab builds it again on the next start"
+        ? "delete it, and latency-lab puts it back on the next start"
         : "fix " + Setting.TOXIPROXY_SERVER.property() + ", or unset it to use latency-lab's own";
   }
 
@@ -158,7 +165,7 @@ final class ToxiproxyServer implements AutoCloseable {
     }
   }
 
-  /** The binary: the setting (a user's own server), else latency-lab's, built if need be. */
+  /** The binary: the setting (a user's own server), else latency-lab's, installed if need be. */
   static Path locate(LabConfig config) throws IOException, InterruptedException {
     String configured = config.get(Setting.TOXIPROXY_SERVER);
     if (!configured.isBlank()) {
@@ -174,11 +181,17 @@ final class ToxiproxyServer implements AutoCloseable {
 
   /**
    * latency-lab's server for {@code platform} ("linux/arm64"; null: this machine), from the
-   * cache or built into it.
+   * cache, or installed into it from the platform's artifact, or built into it.
    */
   static Path ownBinary(LabConfig config, String platform)
       throws IOException, InterruptedException {
-    return MODULE.binary(cachedBinary(config, platform), platform,
+    return ownBinary(config, platform, MODULE);
+  }
+
+  /** ... from {@code module}: {@link #MODULE} without Go or without its artifacts (tests). */
+  static Path ownBinary(LabConfig config, String platform, GoModule module)
+      throws IOException, InterruptedException {
+    return module.binary(cachedBinary(config, platform), platform,
         UPSTREAM_VERSION + " + latency_us", "set " + Setting.TOXIPROXY_SERVER.property()
             + " to a toxiproxy-server binary (whole-millisecond latency only)");
   }
@@ -187,7 +200,7 @@ final class ToxiproxyServer implements AutoCloseable {
     return cachedBinary(config, null);
   }
 
-  private static Path cachedBinary(LabConfig config, String platform) {
+  static Path cachedBinary(LabConfig config, String platform) {
     Path dir = config.cacheDir().resolve("toxiproxy")
         .resolve(UPSTREAM_VERSION + "-latency_us-" + sourceHash());
     return (platform == null ? dir : dir.resolve(platform.replace('/', '-'))).resolve(BINARY);

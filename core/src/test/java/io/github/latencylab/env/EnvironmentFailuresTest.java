@@ -142,7 +142,7 @@ class EnvironmentFailuresTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("Could not start the embedded Lab: The Toxiproxy server "
             + cached + " did not start: toxiproxy-server exited with 127 on port ")
-        .hasMessageEndingWith(". Delete it, and latency-lab builds it again on the next start")
+        .hasMessageEndingWith(". Delete it, and latency-lab puts it back on the next start")
         .satisfies(EnvironmentFailuresTest::show).message().doesNotContain("\n");
   }
 
