@@ -22,10 +22,11 @@ for i in $(seq 1 "$runs"); do
     -Dlatencylab.report=true -Dlatencylab.report.dir="$out/$i" \
     -Dlatencylab.report.baseline="$out/no-baseline.json" > "$out/$i.log" 2>&1 \
     || { cat "$out/$i.log" >&2; exit 1; }
-  price=$(jq -r --arg t "$test" '.measurements[] | select(.rtt == "20ms" and .benchmark == $t)
-    | .timeMs' "$out/$i/results.json")
+  # a test's row is its class's full name
+  price=$(jq -r --arg t "$test" '.measurements[] | select(.rtt == "20ms"
+    and (.benchmark | endswith("." + $t))) | .timeMs' "$out/$i/results.json")
   # the report's line for the test: its counts, its wait and wall time at 0 ms
-  measured=$(grep -m1 "^$test\." "$out/$i/report.md" | sed 's/.*SQL statements, //')
+  measured=$(grep -m1 "\.$test\.[a-zA-Z]*: " "$out/$i/report.md" | sed 's/.*SQL statements, //')
   printf 'run %2d: %s ms at 20ms (%s)\n' "$i" "$(printf '%.1f' "$price")" "$measured"
   prices+=("$price")
 done

@@ -1,5 +1,6 @@
 package io.github.latencylab.report;
 
+import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Baseline.Tolerances;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -148,9 +149,37 @@ public final class BaselineComparison {
       return;
     }
     if (Double.isNaN(after) || Math.abs(after - before) > t.countEpsilon()) {
+      String price = what.startsWith("round trips") && !Double.isNaN(after)
+          ? priced(after - before) + "; " : "";
       out.add(new Finding(Level.FAIL, key, what + " " + count(before) + " -> " + count(after)
-          + " (must match exactly: " + why + ")", false));
+          + " (" + price + "must match exactly: " + why + ")", false));
     }
+  }
+
+  /** "20 ms" for a whole number of milliseconds under a second, else as Format writes it. */
+  private static String duration(double ms) {
+    return ms < 1000 && ms >= 1 && ms == Math.rint(ms) ? (long) ms + " ms" : Format.duration(ms);
+  }
+
+  /** The RTTs a change of round trips is priced at: a LAN to across an ocean. */
+  static final List<Rtt> PRICED_AT = List.of(Rtt.parse("1ms"), Rtt.parse("5ms"),
+      Rtt.parse("20ms"), Rtt.parse("80ms"), Rtt.parse("320ms"));
+
+  /**
+   * "+1: +1 ms/op at 1ms, ..., +320 ms/op at 320ms; +20 s per 1,000 ops at 20ms": what a change
+   * of round trips per operation adds to each operation (each round trip waits an RTT), and to
+   * a thousand of them at 20 ms.
+   */
+  static String priced(double roundTrips) {
+    String sign = roundTrips >= 0 ? "+" : "-";
+    double n = Math.abs(roundTrips);
+    StringBuilder s = new StringBuilder(sign + count(n) + ":");
+    for (Rtt r : PRICED_AT) {
+      s.append(r == PRICED_AT.get(0) ? " " : ", ").append(sign)
+          .append(duration(n * r.millis())).append("/op at ").append(r);
+    }
+    return s.append("; ").append(sign).append(duration(n * 20 * 1000))
+        .append(" per 1,000 ops at 20ms").toString();
   }
 
   private static void time(List<Finding> out, Cell b, Cell c, Tolerances t) {

@@ -31,6 +31,9 @@ import org.junit.platform.testkit.engine.Events;
  */
 class LatencyReportTest {
 
+  /** The row of a test of {@link Reported}: its class's full name. */
+  static final String REPORTED = Reported.class.getName() + ".";
+
   @TempDir
   Path dir;
 
@@ -42,9 +45,9 @@ class LatencyReportTest {
     Reported.authors = 3;
     run(report, baseline, true).assertStatistics(stats -> stats.started(2).succeeded(2));
     Map<String, Cell> cells = Baseline.read(baseline).byKey();
-    assertThat(cells).containsOnlyKeys("io.github.latencylab.junit.LatencyReportTest$Reported.oneQuery @ 0ms",
-        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms");
-    Cell perAuthor = cells.get("io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms");
+    assertThat(cells).containsOnlyKeys(REPORTED + "oneQuery @ 0ms",
+        REPORTED + "queryPerAuthor @ 0ms");
+    Cell perAuthor = cells.get(REPORTED + "queryPerAuthor @ 0ms");
     assertThat(perAuthor.roundTripsPerOp()).isEqualTo(3);
     assertThat(perAuthor.statementsPerOp()).isEqualTo(3);
     assertThat(perAuthor.timeMs()).as("the baseline gates counts, never a test's time").isNaN();
@@ -52,13 +55,13 @@ class LatencyReportTest {
     Results results = Results.read(report.resolve("results.json"));
     assertThat(results.kind()).isEqualTo("tests");
     assertThat(results.cells()).extracting(Cell::key).contains(
-        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms",
-        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0.5ms",
-        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 20ms",
-        "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 320ms");
+        REPORTED + "queryPerAuthor @ 0ms",
+        REPORTED + "queryPerAuthor @ 0.5ms",
+        REPORTED + "queryPerAuthor @ 20ms",
+        REPORTED + "queryPerAuthor @ 320ms");
     String md = Files.readString(report.resolve("report.md"));
     assertThat(md).contains("| queryPerAuthor |  | 3 | 3 |")
-        .contains("io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor: 3 round trips, 3 SQL statements,")
+        .contains(REPORTED + "queryPerAuthor: 3 round trips, 3 SQL statements,")
         .contains("  repeated: `SELECT ?::int AS n` ran 3 times from `LabExtensionTest.select("
             + "LabExtensionTest.java:");
     assertThat(Files.readString(report.resolve("report.html"))).contains("<svg");
@@ -66,7 +69,8 @@ class LatencyReportTest {
     // would leave 2, saving 2 x 80 ms
     assertThat(md).contains("### Where a region move would hurt: the application's lines by"
         + " round trips, all tests").containsPattern("\\n`?LabExtensionTest\\.select\\("
-            + "LabExtensionTest\\.java:\\d+\\)`? +2 +4 +80(\\.0+)? ms +320(\\.0+)? ms +160(\\.0+)? ms"
+            + "LabExtensionTest\\.java:\\d+\\)`? +2 +4 +80(\\.0+)? ms +320(\\.0+)? ms"
+            + " +160(\\.0+)? ms"
             + " \\(2 round trips\\)\\n");
 
     Reported.authors = 5; // the regression
@@ -76,8 +80,10 @@ class LatencyReportTest {
     again.assertThatEvents().haveExactly(1, event(test("queryPerAuthor"), finishedWithFailure(
         message(m -> m.startsWith("latency regression against the baseline (if intended,"
             + " rewrite it with -Dlatencylab.updateBaseline=true and commit it):\n"
-            + "io.github.latencylab.junit.LatencyReportTest$Reported.queryPerAuthor @ 0ms: round trips/op 3 -> 5 (must"
-            + " match exactly: round trips are deterministic); statements/op 3 -> 5 (must match"
+            + REPORTED + "queryPerAuthor @ 0ms: round"
+            + " trips/op 3 -> 5 (+2: +2 ms/op at 1ms, +10 ms/op at 5ms, +40 ms/op at 20ms, +160"
+            + " ms/op at 80ms, +640 ms/op at 320ms; +40.00 s per 1,000 ops at 20ms; must match"
+            + " exactly: round trips are deterministic); statements/op 3 -> 5 (must match"
             + " exactly: statements are deterministic); the statements now, by call site:"
             + " 5 x `SELECT ?::int AS n` from `LabExtensionTest.select(LabExtensionTest.java:")
             && m.endsWith(")`")))));

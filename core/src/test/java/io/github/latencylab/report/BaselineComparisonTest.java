@@ -53,7 +53,9 @@ class BaselineComparisonTest {
 
     assertThat(c.passed()).isFalse();
     assertThat(lines(c)).containsExactly("FAIL InsertBenchmark.executeBatch rows=1000 @ 20ms:"
-        + " round trips/op 4 -> 1,000 (must match exactly: round trips are deterministic)");
+        + " round trips/op 4 -> 1,000 (+996: +996 ms/op at 1ms, +4.98 s/op at 5ms, +19.92 s/op"
+        + " at 20ms, +79.68 s/op at 80ms, +5.3 min/op at 320ms; +5.5 h per 1,000 ops at 20ms;"
+        + " must match exactly: round trips are deterministic)");
     assertThat(c.report()).startsWith("Baseline check FAILED: 1 failure, 4 cells compared");
   }
 
@@ -74,7 +76,9 @@ class BaselineComparisonTest {
     BaselineComparison c = BaselineComparison.compare(BASELINE,
         runWith(BATCH_20, m -> withCounts(m, 4.02, 1000)));
     assertThat(lines(c)).containsExactly("FAIL " + BATCH_20 + ": round trips/op 4 -> 4.02"
-        + " (must match exactly: round trips are deterministic)");
+        + " (+0.02: +20 µs/op at 1ms, +100 µs/op at 5ms, +400 µs/op at 20ms, +1.60 ms/op at"
+        + " 80ms, +6.40 ms/op at 320ms; +400 ms per 1,000 ops at 20ms; must match exactly:"
+        + " round trips are deterministic)");
   }
 
   @Test
@@ -206,7 +210,9 @@ class BaselineComparisonTest {
     BaselineComparison c = BaselineComparison.compare(BASELINE,
         runWith(EACH_20, m -> withCounts(m, 1001, 1000)));
     assertThat(lines(c)).containsExactly("FAIL " + EACH_20 + ": round trips/op 1,000 -> 1,001"
-        + " (must match exactly: predicted by the same model from deterministic counts)");
+        + " (+1: +1 ms/op at 1ms, +5 ms/op at 5ms, +20 ms/op at 20ms, +80 ms/op at 80ms,"
+        + " +320 ms/op at 320ms; +20.00 s per 1,000 ops at 20ms; must match exactly: predicted"
+        + " by the same model from deterministic counts)");
   }
 
   @Test
@@ -244,8 +250,9 @@ class BaselineComparisonTest {
         "Baseline check FAILED: 1 failure, 4 cells compared (round trips and statements per"
             + " operation exact within 0.01; time within 3x the baseline and 2x the model, +"
             + " 2 ms)",
-        "FAIL " + BATCH_20 + ": round trips/op 4 -> 5 (must match exactly: round trips are"
-            + " deterministic)",
+        "FAIL " + BATCH_20 + ": round trips/op 4 -> 5 (+1: +1 ms/op at 1ms, +5 ms/op at 5ms,"
+            + " +20 ms/op at 20ms, +80 ms/op at 80ms, +320 ms/op at 320ms; +20.00 s per 1,000"
+            + " ops at 20ms; must match exactly: round trips are deterministic)",
         "INFO InsertBenchmark.copyCsv rows=1000 @ 0.5ms: new cell (not in the baseline)");
   }
 

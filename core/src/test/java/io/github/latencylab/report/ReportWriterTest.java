@@ -68,8 +68,9 @@ class ReportWriterTest {
 
     assertThat(files).last().isEqualTo(dir.resolve("baseline-comparison.txt"));
     assertThat(Files.readString(dir.resolve("baseline-comparison.txt"))).isEqualTo(c.report());
-    String line = "FAIL " + key + ": round trips/op 4 -&gt; 1,000 (must match exactly: round"
-        + " trips are deterministic)";
+    String line = "FAIL " + key + ": round trips/op 4 -&gt; 1,000 (+996: +996 ms/op at 1ms,"
+        + " +4.98 s/op at 5ms, +19.92 s/op at 20ms, +79.68 s/op at 80ms, +5.3 min/op at 320ms;"
+        + " +5.5 h per 1,000 ops at 20ms; must match exactly: round trips are deterministic)";
     assertThat(Files.readString(dir.resolve("report.html")))
         .contains("<span class=\"status fail\">FAIL</span>", "<li class=\"FAIL\">" + line);
     assertThat(Files.readString(dir.resolve("report.md")))
