@@ -82,8 +82,10 @@ class ReportCommandTest {
         "--baseline", bad.toString());
     assertThat(fail.exitCode()).isEqualTo(1);
     assertThat(fail.out()).contains("Baseline check FAILED: 1 failure, 8 cells compared",
-        "FAIL InsertBenchmark.copyCsv rows=1000 @ 0.5ms: round trips/op 1 -> 2 (must match"
-            + " exactly: round trips are deterministic)");
+        "FAIL InsertBenchmark.copyCsv rows=1000 @ 0.5ms: round trips/op 1 -> 2 (+1: +1 ms/op"
+            + " at 1ms, +5 ms/op at 5ms, +20 ms/op at 20ms, +80 ms/op at 80ms, +320 ms/op at"
+            + " 320ms; +20.00 s per 1,000 ops at 20ms; must match exactly: round trips are"
+            + " deterministic)");
     assertThat(dir.resolve("b/baseline-comparison.txt")).content().startsWith(
         "Baseline check FAILED");
   }
