@@ -125,6 +125,12 @@ public final class BenchCommand implements Callable<Integer> {
               + " disjoint shards whose union is the whole run."})
   String shard;
 
+  @Option(names = "--shard-costs", paramLabel = "FILE",
+      description = "Balance --shard by the times of an earlier run's results.json (e.g."
+          + " docs/results/full/results.json): its measured cells cost their iterations at"
+          + " their time, its predicted ones nothing; every shard must be given the same file")
+  Path shardCosts;
+
   @Option(names = "--list",
       description = "Print the cells this run (or --shard) would run or predict, one key a line,"
           + " and exit: no Lab is started")
@@ -168,8 +174,15 @@ public final class BenchCommand implements Callable<Integer> {
             + " write a baseline of this shard's cells only: rewrite it from a run without"
             + " --shard");
       }
-      shardLine = part.describe(plan, sweep, budget);
-      plan = part.select(plan, sweep, budget);
+      Map<String, Cell> earlier = new TreeMap<>();
+      if (shardCosts != null) {
+        JmhJson.read(shardCosts).cells().forEach(c -> earlier.put(c.key(), c));
+      }
+      shardLine = part.describe(plan, sweep, budget, earlier);
+      plan = part.select(plan, sweep, budget, earlier);
+    } else if (shardCosts != null) {
+      throw new IllegalArgumentException("--shard-costs " + shardCosts + " balances shards:"
+          + " add --shard K/N, or leave it out");
     }
     if (list) {
       for (Planned p : plan) {

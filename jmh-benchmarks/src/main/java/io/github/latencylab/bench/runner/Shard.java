@@ -2,11 +2,13 @@ package io.github.latencylab.bench.runner;
 
 import io.github.latencylab.bench.runner.BenchCommand.Planned;
 import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Series;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,12 +23,13 @@ import java.util.regex.Pattern;
  * larger size the runner scales from a smaller one (nothing of its row measurable) finds it
  * on the same shard, as in a run without shards.
  *
- * <p>Balanced by an estimate of what each group costs, before anything runs (an operation's
- * time is not known yet): each cell the profile's budget can measure counts its forks' start
- * ({@link #FORK_START_MS}) and its iterations at the least ({@link
- * Iterations#estimatedCellMs} of a zero-time operation, at most the budget's limit); a cell the
- * budget predicts whatever it measures (above its {@code measuredUpTo} RTT, or past its first
- * RTT for a benchmark that is not a witness) counts nothing. Groups go, most costly first, each
+ * <p>Balanced by an estimate of what each group costs, before anything runs: each cell the
+ * profile's budget can measure counts its forks' start ({@link #FORK_START_MS}) and its
+ * iterations ({@link Iterations#estimatedCellMs}, at most the budget's limit) of an operation
+ * of the time an earlier run measured ({@code --shard-costs}), or else of a zero-time one (the
+ * least it can take); a cell the earlier run predicted, or the budget predicts whatever it
+ * measures (above its {@code measuredUpTo} RTT, or past its first RTT for a benchmark that is
+ * not a witness), counts nothing. Groups go, most costly first, each
  * to the least loaded shard (the lowest index on a tie): no shard's estimate exceeds the mean
  * by more than the costliest group. Everything is decided from the plan alone, in the order of
  * its series, so every machine given the same profile and options computes the same shards:
@@ -73,6 +76,12 @@ record Shard(int index, int count) {
    * estimated cost over {@code sweep}.
    */
   static List<Group> groups(List<Planned> plan, List<Rtt> sweep, Profile.Budget budget) {
+    return groups(plan, sweep, budget, Map.of());
+  }
+
+  /** The same, costed by an earlier run's cells by key where it has them. */
+  static List<Group> groups(List<Planned> plan, List<Rtt> sweep, Profile.Budget budget,
+      Map<String, Cell> earlier) {
     List<List<Planned>> groups = new ArrayList<>();
     for (Planned p : plan) {
       List<Planned> same = groups.stream()
@@ -83,19 +92,28 @@ record Shard(int index, int count) {
       same.add(p);
     }
     return groups.stream().map(g -> new Group(List.copyOf(g),
-        g.stream().mapToLong(p -> costMs(p, sweep, budget)).sum())).toList();
+        g.stream().mapToLong(p -> costMs(p, sweep, budget, earlier)).sum())).toList();
   }
 
   /** What the runner can measure of a row over {@code sweep}, estimated as the class says. */
   static long costMs(Planned p, List<Rtt> sweep, Profile.Budget budget) {
-    long cell = p.iterations().forks() * FORK_START_MS
-        + Math.min((long) p.iterations().estimatedCellMs(0), budget.limit().toMillis());
+    return costMs(p, sweep, budget, Map.of());
+  }
+
+  /** The same, with the time of an operation {@code earlier} measured where it has the cell. */
+  static long costMs(Planned p, List<Rtt> sweep, Profile.Budget budget,
+      Map<String, Cell> earlier) {
     long cost = 0;
     for (Rtt rtt : sweep) {
       if (budget.measuredUpTo() != null && rtt.compareTo(budget.measuredUpTo()) > 0) {
         break;
       }
-      cost += cell;
+      Cell before = earlier.get(p.series().keyAt(rtt));
+      double opMs = before == null || !Double.isFinite(before.timeMs()) ? 0 : before.timeMs();
+      if (before == null || !before.predicted()) {
+        cost += p.iterations().forks() * FORK_START_MS
+            + Math.min((long) p.iterations().estimatedCellMs(opMs), budget.limit().toMillis());
+      }
       if (!budget.measuresAgain(p)) {
         break;
       }
@@ -131,7 +149,13 @@ record Shard(int index, int count) {
    * would be empty (more shards than groups of rows).
    */
   List<Planned> select(List<Planned> plan, List<Rtt> sweep, Profile.Budget budget) {
-    List<Group> groups = groups(plan, sweep, budget);
+    return select(plan, sweep, budget, Map.of());
+  }
+
+  /** The same, costed by an earlier run's cells ({@code --shard-costs}) by key. */
+  List<Planned> select(List<Planned> plan, List<Rtt> sweep, Profile.Budget budget,
+      Map<String, Cell> earlier) {
+    List<Group> groups = groups(plan, sweep, budget, earlier);
     if (count > groups.size()) {
       throw new IllegalArgumentException("Invalid --shard " + this + ": this run has "
           + groups.size() + " group" + (groups.size() == 1 ? "" : "s") + " of rows to split,"
@@ -144,14 +168,16 @@ record Shard(int index, int count) {
   }
 
   /** "shard 1/2: 14 of 27 groups of rows, ~3.1 min of ~6.0 min estimated". */
-  String describe(List<Planned> plan, List<Rtt> sweep, Profile.Budget budget) {
-    List<Group> groups = groups(plan, sweep, budget);
+  String describe(List<Planned> plan, List<Rtt> sweep, Profile.Budget budget,
+      Map<String, Cell> earlier) {
+    List<Group> groups = groups(plan, sweep, budget, earlier);
     List<Group> mine = split(groups, count).get(index - 1);
     long all = groups.stream().mapToLong(Group::costMs).sum();
     long own = mine.stream().mapToLong(Group::costMs).sum();
     return "shard " + this + ": " + mine.size() + " of " + groups.size() + " groups of rows,"
-        + " an estimated " + minutes(own) + " of " + minutes(all) + " (forks and iterations;"
-        + " operations' own time unknown before they run)";
+        + " an estimated " + minutes(own) + " of " + minutes(all) + " (forks and iterations"
+        + (earlier.isEmpty() ? "; operations' own time unknown before they run)"
+            : ", operations timed as in --shard-costs)");
   }
 
   private static String minutes(long ms) {

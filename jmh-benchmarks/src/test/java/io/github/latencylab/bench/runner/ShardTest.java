@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.latencylab.bench.runner.BenchCommand.Planned;
 import io.github.latencylab.bench.runner.Shard.Group;
 import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Cell;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -140,6 +141,26 @@ class ShardTest {
   }
 
   @Test
+  void anEarlierRunsTimesWeighItsCells() {
+    // full: one fork, one 2 s warm-up, three 1 s measurements, at least one operation each
+    Planned executeEach = plan(Profile.FULL).stream()
+        .filter(p -> p.toString().equals("InsertBenchmark.executeEach rows=1000")).findFirst()
+        .orElseThrow();
+    List<Rtt> two = Rtt.parseList("0.5ms,20ms");
+    Cell measured = Cell.measured(executeEach.series(), Rtt.parse("0.5ms"), 0.5, 0.1, 5_000,
+        0, 1000, 1000, 200);
+    Cell predicted = new Cell(executeEach.series(), Rtt.parse("20ms"), 20, 0.1, 20_000, 0,
+        1000, 1000, 50, Map.of(), "predicted from executeEach at 0.5ms");
+    Map<String, Cell> earlier = Map.of(measured.key(), measured, predicted.key(), predicted);
+
+    assertThat(Shard.costMs(executeEach, two, Profile.FULL.cellBudget))
+        .as("unknown: a zero-time operation at each RTT").isEqualTo(2 * (2_000 + 5_000));
+    assertThat(Shard.costMs(executeEach, two, Profile.FULL.cellBudget, earlier))
+        .as("5 s an operation at 0.5 ms, predicted at 20 ms")
+        .isEqualTo(2_000 + (5_000 + 3 * 5_000));
+  }
+
+  @Test
   void badShardsAreNamedWithTheFix() {
     assertThat(Shard.parse("2/3")).isEqualTo(new Shard(2, 3));
     assertThat(Shard.parse(" 1/1 ")).isEqualTo(new Shard(1, 1));
@@ -164,6 +185,14 @@ class ShardTest {
     assertThat(all).hasSize(plan(Profile.VERIFY).size() * 3);
     assertThat(union).containsExactlyInAnyOrderElementsOf(all);
     assertThat(all).contains("InsertBenchmark.copyCsv rows=100 @ 20ms");
+  }
+
+  @Test
+  void shardCostsWithoutShardIsNamed() {
+    BenchCommand bench = new BenchCommand();
+    new CommandLine(bench).parseArgs("--profile", "verify", "--shard-costs", "old.json");
+    assertThatThrownBy(bench::call).hasMessage("--shard-costs old.json balances shards: add"
+        + " --shard K/N, or leave it out");
   }
 
   @Test
