@@ -2,8 +2,14 @@ package io.github.latencylab.env;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 
 /**
@@ -15,6 +21,8 @@ import java.util.Properties;
  * @param libraries the versions of what else is on the classpath and shapes round trips, by
  *     name ("Hibernate ORM", "Spring Boot", "Spring Framework", "HikariCP", "JUnit Jupiter"),
  *     those present only
+ * @param host the machine's host name (null where unknown, or in files of earlier versions):
+ *     what tells two CI runners of the same image apart when their results are merged
  */
 public record LabEnvironment(
     String backend,
@@ -29,7 +37,42 @@ public record LabEnvironment(
     String javaVm,
     String os,
     int cpus,
-    long maxHeapMb) {
+    long maxHeapMb,
+    String host) {
+
+  /** An environment without a host name, as earlier versions recorded it. */
+  public LabEnvironment(String backend, String description, String postgresVersion,
+      Map<String, String> postgresSettings, String pgjdbcVersion, String toxiproxyVersion,
+      Map<String, String> libraries, String link, String javaVersion, String javaVm, String os,
+      int cpus, long maxHeapMb) {
+    this(backend, description, postgresVersion, postgresSettings, pgjdbcVersion,
+        toxiproxyVersion, libraries, link, javaVersion, javaVm, os, cpus, maxHeapMb, null);
+  }
+
+  /**
+   * Whether both were measured on one machine: the same host, OS, CPUs, Java and heap. Their
+   * databases may still differ (backend, PostgreSQL, settings, link).
+   */
+  public boolean sameMachine(LabEnvironment other) {
+    return Objects.equals(host, other.host) && Objects.equals(os, other.os)
+        && cpus == other.cpus && Objects.equals(javaVersion, other.javaVersion)
+        && Objects.equals(javaVm, other.javaVm) && maxHeapMb == other.maxHeapMb;
+  }
+
+  /** "Linux 6.1 amd64, 2 CPUs, Java 17.0.15": the machine, as a report names it. */
+  public String machine() {
+    List<String> parts = new ArrayList<>();
+    if (os != null) {
+      parts.add(os);
+    }
+    if (cpus > 0) {
+      parts.add(cpus + " CPUs");
+    }
+    if (javaVersion != null) {
+      parts.add("Java " + javaVersion);
+    }
+    return parts.isEmpty() ? "not recorded" : String.join(", ", parts);
+  }
 
   static LabEnvironment of(Lab lab) {
     ServerInfo server = lab.server();
@@ -48,7 +91,27 @@ public record LabEnvironment(
         System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
             + System.getProperty("os.arch"),
         rt.availableProcessors(),
-        rt.maxMemory() / (1024 * 1024));
+        rt.maxMemory() / (1024 * 1024),
+        hostName());
+  }
+
+  /**
+   * This machine's host name: the kernel's on Linux (no DNS lookup, which can stall for
+   * seconds where the name does not resolve), else the JDK's; null if neither answers.
+   */
+  static String hostName() {
+    try {
+      Path kernel = Path.of("/proc/sys/kernel/hostname");
+      if (Files.isReadable(kernel)) {
+        String name = Files.readString(kernel).trim();
+        if (!name.isEmpty()) {
+          return name;
+        }
+      }
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** The version of the pgjdbc on the classpath, e.g. "42.7.10". */

@@ -5,6 +5,7 @@ import io.github.latencylab.latency.Rtt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.TreeMap;
 
 /**
@@ -119,13 +120,17 @@ final class HtmlReport {
       }
     }
 
+    Function<Cell, String> machine = results.machines().isEmpty() ? null : results::machine;
+    if (machine != null) {
+      h.append("<p class=\"note\">").append(esc(Results.MACHINES_NOTE)).append("</p>\n");
+    }
     Map<String, List<Cell>> bySuite = ReportWriter.bySuite(results);
     Map<String, String> names = ReportWriter.shortNames(bySuite.keySet());
     bySuite.forEach((suite, cells) -> {
       h.append("<h2 id=\"").append(esc(anchor(suite))).append("\">")
           .append(esc(names.get(suite)))
           .append("</h2>\n");
-      table(h, cells);
+      table(h, cells, machine);
       List<SvgCharts.Chart> mine = charts.stream().filter(c -> c.suite().equals(suite))
           .toList();
       if (!mine.isEmpty()) {
@@ -142,17 +147,18 @@ final class HtmlReport {
       h.append("<h2>").append(esc(section.title())).append("</h2>\n<pre>")
           .append(esc(section.text())).append("</pre>\n");
     }
-    environment(h, results.environment(), results.profile());
+    environment(h, results.environment(), results.profile(), results.machines());
     h.append("</main>\n</body>\n</html>\n");
     return h.toString();
   }
 
-  private static void table(StringBuilder h, List<Cell> cells) {
+  private static void table(StringBuilder h, List<Cell> cells, Function<Cell, String> machine) {
     List<Rtt> rtts = ReportWriter.rtts(cells);
     Map<Rtt, Double> added = ReportWriter.addedRtts(cells);
     boolean server = ReportWriter.hasServerCounters(cells);
-    h.append("<div class=\"scroll\"><table>\n<thead><tr><th>strategy</th><th>parameters</th>"
-        + "<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>")
+    h.append("<div class=\"scroll\"><table>\n<thead><tr><th>strategy</th><th>parameters</th>")
+        .append(machine != null ? "<th>machine</th>" : "")
+        .append("<th class=\"n\">round trips/op</th><th class=\"n\">statements/op</th>")
         .append(server ? "<th>server/op</th>" : "");
     for (Rtt r : rtts) {
       h.append("<th class=\"n\">").append(esc(r.toString()));
@@ -166,8 +172,12 @@ final class HtmlReport {
       Cell any = ReportWriter.countsOf(byRtt.values());
       String approx = any.predicted() ? "\u2248" : "";
       h.append("<tr><td>").append(esc(series.strategy())).append("</td><td>")
-          .append(esc(Format.params(series.params())))
-          .append("</td><td class=\"n\">").append(approx)
+          .append(esc(Format.params(series.params()))).append("</td>");
+      if (machine != null) {
+        h.append("<td>").append(esc(ReportWriter.machines(byRtt.values(), machine)))
+            .append("</td>");
+      }
+      h.append("<td class=\"n\">").append(approx)
           .append(Format.count(any.roundTripsPerOp()))
           .append("</td><td class=\"n\">").append(approx)
           .append(Format.count(any.statementsPerOp())).append("</td>");
@@ -195,7 +205,8 @@ final class HtmlReport {
     h.append("</tbody>\n</table></div>\n");
   }
 
-  private static void environment(StringBuilder h, LabEnvironment env, String profile) {
+  private static void environment(StringBuilder h, LabEnvironment env, String profile,
+      Map<String, LabEnvironment> machines) {
     h.append("<h2>Environment</h2>\n");
     if (env == null) {
       h.append("<p class=\"note\">Not recorded with these results.</p>\n");
@@ -223,6 +234,8 @@ final class HtmlReport {
           .append('=').append(esc(v)).append("</code> "));
       h.append("<dt>server settings</dt><dd>").append(s.toString().trim()).append("</dd>\n");
     }
+    machines.forEach((name, m) -> item(h, "machine " + name,
+        m == null ? "not recorded" : m.machine()));
     h.append("</dl>\n");
   }
 

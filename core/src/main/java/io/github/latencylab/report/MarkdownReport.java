@@ -5,6 +5,7 @@ import io.github.latencylab.latency.Rtt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Results as Markdown: per suite, one row per strategy and parameters, one column per RTT,
@@ -38,8 +39,12 @@ final class MarkdownReport {
     }
     Map<String, List<Cell>> bySuite = ReportWriter.bySuite(results);
     Map<String, String> names = ReportWriter.shortNames(bySuite.keySet());
+    Function<Cell, String> machine = results.machines().isEmpty() ? null : results::machine;
     bySuite.forEach((suite, cells) ->
-        md.append(suiteTable(names.get(suite), cells)).append('\n'));
+        md.append(suiteTable(names.get(suite), cells, machine)).append('\n'));
+    if (machine != null) {
+      md.append(Results.MACHINES_NOTE).append("\n\n");
+    }
     if (isTests(results)) {
       md.append(TESTS_NOTE).append("\n\n");
     } else {
@@ -55,6 +60,8 @@ final class MarkdownReport {
       md.append(section.text().endsWith("\n") ? "" : "\n").append("```\n\n");
     }
     md.append(environment(results.environment(), results.profile()));
+    results.machines().forEach((name, env) -> md.append("- machine ").append(name).append(": ")
+        .append(env == null ? "not recorded" : env.machine()).append('\n'));
     return md.toString();
   }
 
@@ -72,12 +79,19 @@ final class MarkdownReport {
       + " The baseline gates round trips and statements, never time.";
 
   static String suiteTable(String suite, List<Cell> cells) {
+    return suiteTable(suite, cells, null);
+  }
+
+  /** A suite's table; with {@code machine} (cells from several), the machine of each row. */
+  static String suiteTable(String suite, List<Cell> cells, Function<Cell, String> machine) {
     List<Rtt> rtts = ReportWriter.rtts(cells);
     StringBuilder md = new StringBuilder("### ").append(suite).append("\n\n");
     boolean server = ReportWriter.hasServerCounters(cells);
-    md.append("| strategy | parameters | round trips/op | statements/op |")
+    md.append("| strategy | parameters |").append(machine != null ? " machine |" : "")
+        .append(" round trips/op | statements/op |")
         .append(server ? " server/op |" : "");
-    StringBuilder rule = new StringBuilder("|---|---|---:|---:|").append(server ? "---|" : "");
+    StringBuilder rule = new StringBuilder("|---|---|").append(machine != null ? "---|" : "")
+        .append("---:|---:|").append(server ? "---|" : "");
     Map<Rtt, Double> added = ReportWriter.addedRtts(cells);
     for (Rtt r : rtts) {
       md.append(' ').append(r);
@@ -93,8 +107,11 @@ final class MarkdownReport {
       Cell any = ReportWriter.countsOf(byRtt.values());
       String approx = any.predicted() ? "≈" : "";
       md.append("| ").append(series.strategy()).append(" | ")
-          .append(Format.params(series.params())).append(" | ")
-          .append(approx).append(Format.count(any.roundTripsPerOp())).append(" | ")
+          .append(Format.params(series.params())).append(" | ");
+      if (machine != null) {
+        md.append(ReportWriter.machines(byRtt.values(), machine)).append(" | ");
+      }
+      md.append(approx).append(Format.count(any.roundTripsPerOp())).append(" | ")
           .append(approx).append(Format.count(any.statementsPerOp())).append(" |");
       if (server) {
         md.append(' ').append(Format.serverCounters(any.server())).append(" |");

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Writes a run's report files, and its compact console table.
@@ -208,6 +210,11 @@ public final class ReportWriter {
   }
 
   /** The cell whose counts a row shows: a measured one, the lowest RTT first. */
+  /** The machines a row's cells ran on, by name: one for a row of a shard. */
+  static String machines(Collection<Cell> row, Function<Cell, String> machine) {
+    return row.stream().map(machine).distinct().sorted().collect(Collectors.joining(", "));
+  }
+
   static Cell countsOf(Collection<Cell> row) {
     return row.stream().filter(c -> !c.predicted()).findFirst()
         .orElse(row.iterator().next());

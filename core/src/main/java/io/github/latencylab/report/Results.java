@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +33,24 @@ import java.util.TreeMap;
  * the RTTs it was fitted on, T0, R, and the least-squares slope the cells give): what a page
  * generator needs to check the model without re-implementing it. Files of earlier versions,
  * and of later ones with fields this one does not know, read.
+ *
+ * <p>Results merged from several machines (the shards of a CI matrix) keep each machine's
+ * environment ({@code machines}, by name) and say which machine each cell ran on ({@code
+ * machine}); {@code environment} is then the first machine's, the database of them all.
+ *
+ * @param machines each machine's environment by its name (its host, else "machine N"), when
+ *     the cells come from more than one; empty otherwise
+ * @param cellMachines the name of the machine each cell ran on, by cell key, when
+ *     {@code machines} is not empty
  */
 public record Results(String kind, String createdAt, String profile,
-    LabEnvironment environment, List<Cell> cells) {
+    LabEnvironment environment, List<Cell> cells, Map<String, LabEnvironment> machines,
+    Map<String, String> cellMachines) {
+
+  /** The note every report of cells from several machines carries. */
+  public static final String MACHINES_NOTE = "Cells from different machines (the machine"
+      + " column): a row's times are from one machine and compare with its own; across"
+      + " machines compare round trips and statements, not times as if alike.";
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT)
@@ -41,6 +58,26 @@ public record Results(String kind, String createdAt, String profile,
 
   public Results {
     cells = List.copyOf(cells);
+    machines = machines == null ? Map.of() : Collections.unmodifiableMap(
+        new LinkedHashMap<>(machines));
+    cellMachines = cellMachines == null ? Map.of() : Map.copyOf(cellMachines);
+  }
+
+  /** The results of one machine. */
+  public Results(String kind, String createdAt, String profile, LabEnvironment environment,
+      List<Cell> cells) {
+    this(kind, createdAt, profile, environment, cells, Map.of(), Map.of());
+  }
+
+  /** The name of the machine {@code cell} ran on, or null when all ran on one. */
+  public String machine(Cell cell) {
+    return cellMachines.get(cell.key());
+  }
+
+  /** The environment {@code cell} was measured in. */
+  public LabEnvironment environment(Cell cell) {
+    String name = machine(cell);
+    return name == null ? environment : machines.get(name);
   }
 
   public void write(Path file) throws IOException {
@@ -54,7 +91,16 @@ public record Results(String kind, String createdAt, String profile,
     root.put("createdAt", createdAt);
     root.put("profile", profile);
     root.set("environment", JSON.valueToTree(environment));
-    Map<String, LatencyModel> models = LatencyModel.fromBelow(cells);
+    if (!machines.isEmpty()) {
+      ObjectNode named = root.putObject("machines");
+      machines.forEach((name, env) -> named.set(name, JSON.valueToTree(env)));
+    }
+    // a model is fitted on one machine's cells
+    Map<String, LatencyModel> models = new HashMap<>();
+    Map<String, List<Cell>> byMachine = new LinkedHashMap<>();
+    cells.forEach(c -> byMachine.computeIfAbsent(String.valueOf(machine(c)),
+        k -> new ArrayList<>()).add(c));
+    byMachine.values().forEach(own -> models.putAll(LatencyModel.fromBelow(own)));
     ArrayNode all = root.putArray("measurements");
     for (Cell c : cells) {
       ObjectNode n = all.addObject();
@@ -78,6 +124,9 @@ public record Results(String kind, String createdAt, String profile,
       }
       n.put("predicted", c.predicted());
       n.put("note", c.note());
+      if (machine(c) != null) {
+        n.put("machine", machine(c));
+      }
       LatencyModel model = models.get(c.key());
       if (model != null) {
         ObjectNode m = n.putObject("model");
@@ -136,19 +185,34 @@ public record Results(String kind, String createdAt, String profile,
           + ": its measurements are empty");
     }
     LabEnvironment environment;
+    Map<String, LabEnvironment> machines = new LinkedHashMap<>();
     try {
       environment = root.path("environment").isObject()
           ? JSON.treeToValue(root.get("environment"), LabEnvironment.class) : null;
+      for (var m : root.path("machines").properties()) {
+        machines.put(m.getKey(), JSON.treeToValue(m.getValue(), LabEnvironment.class));
+      }
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("Cannot read " + file + " as latency-lab results: "
           + e.getOriginalMessage());
     }
     List<Cell> cells = new ArrayList<>();
+    Map<String, String> cellMachines = new HashMap<>();
     for (int i = 0; i < measurements.size(); i++) {
-      cells.add(cell(file + ", measurement #" + (i + 1), measurements.get(i)));
+      String where = file + ", measurement #" + (i + 1);
+      Cell cell = cell(where, measurements.get(i));
+      cells.add(cell);
+      String machine = measurements.get(i).path("machine").asText(null);
+      if (machine != null && !machines.containsKey(machine)) {
+        throw new IllegalArgumentException("Cannot read " + where + ": its machine \""
+            + machine + "\" is not among the file's machines " + machines.keySet());
+      }
+      if (machine != null) {
+        cellMachines.put(cell.key(), machine);
+      }
     }
     return new Results(root.path("kind").asText(null), root.path("createdAt").asText(null),
-        root.path("profile").asText(null), environment, cells);
+        root.path("profile").asText(null), environment, cells, machines, cellMachines);
   }
 
   private static Cell cell(String where, JsonNode n) {
@@ -197,9 +261,11 @@ public record Results(String kind, String createdAt, String profile,
   }
 
   /**
-   * One report from several runs, e.g. a long sweep run suite by suite. They must come from
-   * the same database (backend, PostgreSQL version and settings) or their times would not
-   * compare, and a cell may be in one of them only; the error names the files.
+   * One report from several runs, e.g. a long sweep run suite by suite or the shards of a CI
+   * matrix. They must come from the same database (backend, PostgreSQL version and settings,
+   * link) or their times would not compare, and a cell may be in one of them only; the error
+   * names the files. Runs on different machines merge with each machine's environment kept and
+   * each cell marked with its machine.
    */
   public static Results merge(List<Map.Entry<Path, Results>> runs) {
     if (runs.isEmpty()) {
@@ -208,6 +274,8 @@ public record Results(String kind, String createdAt, String profile,
     Path firstFile = runs.get(0).getKey();
     Results first = runs.get(0).getValue();
     List<Cell> cells = new ArrayList<>();
+    Map<String, LabEnvironment> machines = new LinkedHashMap<>();
+    Map<String, String> cellMachines = new HashMap<>();
     Map<String, Path> seen = new HashMap<>();
     LinkedHashSet<String> profiles = new LinkedHashSet<>();
     String latest = null;
@@ -225,6 +293,7 @@ public record Results(String kind, String createdAt, String profile,
               + ": both have the cell " + c.key());
         }
         cells.add(c);
+        cellMachines.put(c.key(), machineName(machines, r.environment(c)));
       }
       if (r.profile() != null) {
         profiles.add(r.profile());
@@ -233,8 +302,32 @@ public record Results(String kind, String createdAt, String profile,
         latest = r.createdAt();
       }
     }
+    if (machines.size() < 2) { // one machine: nothing to tell apart
+      machines.clear();
+      cellMachines.clear();
+    }
     return new Results(first.kind(), latest, profiles.isEmpty() ? null
-        : String.join("+", profiles), first.environment(), cells);
+        : String.join("+", profiles), first.environment(), cells, machines, cellMachines);
+  }
+
+  /**
+   * The name of {@code env}'s machine among {@code machines}, added when new: its host, else
+   * "machine N", numbered when two machines share a host name.
+   */
+  private static String machineName(Map<String, LabEnvironment> machines, LabEnvironment env) {
+    for (Map.Entry<String, LabEnvironment> m : machines.entrySet()) {
+      if (env == null ? m.getValue() == null : m.getValue() != null
+          && env.sameMachine(m.getValue())) {
+        return m.getKey();
+      }
+    }
+    int n = machines.size() + 1;
+    String name = env != null && env.host() != null ? env.host() : "machine " + n;
+    if (machines.containsKey(name)) {
+      name = name + " #" + n;
+    }
+    machines.put(name, env);
+    return name;
   }
 
   private static String databaseDifference(LabEnvironment a, LabEnvironment b) {

@@ -34,8 +34,9 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Option(names = "--results", paramLabel = "FILE", required = true, arity = "1..*",
       description = "JMH's JSON results (-rf json, e.g. jmh-results.json) or latency-lab's"
-          + " results.json; several files (runs of one database, e.g. suite by suite) make one"
-          + " report")
+          + " results.json; several files (runs of one database, e.g. suite by suite, or the"
+          + " shards of bench --shard on several machines, each cell marked with its machine)"
+          + " make one report")
   List<Path> results;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-report",
@@ -66,6 +67,12 @@ public final class ReportCommand implements Callable<Integer> {
     }
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.print(ReportWriter.consoleTable(run));
+    if (!run.machines().isEmpty()) {
+      stdout.println(Results.MACHINES_NOTE);
+      run.machines().forEach((name, env) -> stdout.println("  " + name + ": "
+          + (env == null ? "not recorded" : env.machine()) + ", "
+          + run.cells().stream().filter(c -> name.equals(run.machine(c))).count() + " cells"));
+    }
     stdout.println();
     stdout.println("wrote " + written.size() + " files to " + out + ": report.html, report.md,"
         + " results.json, charts/ (" + (written.size() - 3 - (comparison == null ? 0 : 1))

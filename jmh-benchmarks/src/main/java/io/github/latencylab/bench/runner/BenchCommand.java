@@ -114,6 +114,28 @@ public final class BenchCommand implements Callable<Integer> {
           + " pulling images, e.g. testcontainers without Docker")
   boolean skipUnavailable;
 
+  @Option(names = "--shard", paramLabel = "K/N",
+      description = {"Run the K-th of N parts of the run, e.g. 1/4 to 4/4 on four machines,"
+          + " then merge them: report --results a/results.json b/results.json ...",
+          "Split by whole rows with their other sizes (every RTT of a row on one shard: its"
+              + " model is fitted on one machine), balanced by an estimate made before anything"
+              + " runs: each cell the profile's budget can measure costs its forks' start and its"
+              + " iterations, a cell it predicts nothing; the costliest groups first, each to the"
+              + " least loaded shard. The same options give every machine the same split:"
+              + " disjoint shards whose union is the whole run."})
+  String shard;
+
+  @Option(names = "--shard-costs", paramLabel = "FILE",
+      description = "Balance --shard by the times of an earlier run's results.json (e.g."
+          + " docs/results/full/results.json): its measured cells cost their iterations at"
+          + " their time, its predicted ones nothing; every shard must be given the same file")
+  Path shardCosts;
+
+  @Option(names = "--list",
+      description = "Print the cells this run (or --shard) would run or predict, one key a line,"
+          + " and exit: no Lab is started")
+  boolean list;
+
   @Mixin
   LabOptions labOptions;
 
@@ -144,11 +166,40 @@ public final class BenchCommand implements Callable<Integer> {
         : profile.rtts != null ? profile.rtts : declaredRtts(plan);
     Profile.Budget budget = budgetSeconds == null ? profile.cellBudget
         : profile.cellBudget.withLimit(Duration.ofSeconds(budgetSeconds));
+    String shardLine = null;
+    if (shard != null) {
+      Shard part = Shard.parse(shard);
+      if (updateBaseline) {
+        throw new IllegalArgumentException("--update-baseline with --shard " + part + " would"
+            + " write a baseline of this shard's cells only: rewrite it from a run without"
+            + " --shard");
+      }
+      Map<String, Cell> earlier = new TreeMap<>();
+      if (shardCosts != null) {
+        JmhJson.read(shardCosts).cells().forEach(c -> earlier.put(c.key(), c));
+      }
+      shardLine = part.describe(plan, sweep, budget, earlier);
+      plan = part.select(plan, sweep, budget, earlier);
+    } else if (shardCosts != null) {
+      throw new IllegalArgumentException("--shard-costs " + shardCosts + " balances shards:"
+          + " add --shard K/N, or leave it out");
+    }
+    if (list) {
+      for (Planned p : plan) {
+        for (Rtt rtt : sweep) {
+          System.out.println(p.series().keyAt(rtt));
+        }
+      }
+      System.err.println("latency-lab: " + plan.size() * sweep.size() + " cells"
+          + (shardLine == null ? "" : "; " + shardLine));
+      return 0;
+    }
     Files.createDirectories(out);
     Path jmhLog = out.resolve("jmh-output.txt");
     Files.deleteIfExists(jmhLog);
-    System.err.printf("latency-lab: %d cells (%s profile, RTT %s); JMH's log: %s%n",
-        plan.size() * sweep.size(), profile.name().toLowerCase(Locale.ROOT), sweep, jmhLog);
+    System.err.printf("latency-lab: %d cells (%s profile, RTT %s%s); JMH's log: %s%n",
+        plan.size() * sweep.size(), profile.name().toLowerCase(Locale.ROOT), sweep,
+        shardLine == null ? "" : "; " + shardLine, jmhLog);
     Map<String, RunResult> raw = new LinkedHashMap<>();
     List<Cell> cells = new ArrayList<>();
     Results all;
