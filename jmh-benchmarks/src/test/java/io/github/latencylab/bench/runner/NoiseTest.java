@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The noise of an A/A run, on hand-made repeats whose statistics are worked out by hand: a
@@ -157,5 +158,15 @@ class NoiseTest {
   void oneRepeatIsNoNoise() {
     assertThatThrownBy(() -> Noise.of(List.of(repeat(0))))
         .hasMessage("Noise needs two repeats at least, got 1");
+  }
+
+  @Test
+  void anAaRunComparesWithNoBaseline() {
+    BenchCommand bench = new BenchCommand();
+    new CommandLine(bench).parseArgs("--profile", "verify", "--repeat", "4", "--baseline",
+        "src/latency-baseline.json");
+    assertThatThrownBy(bench::call).hasMessage("Invalid --repeat 4: expected 1 or more, and no"
+        + " --baseline or --update-baseline with more than 1 (an A/A run measures the noise, not"
+        + " a change)");
   }
 }
