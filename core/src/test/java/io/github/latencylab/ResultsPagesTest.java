@@ -56,6 +56,11 @@ class ResultsPagesTest {
         "durability/stock/results.json");
   }
 
+  @Test
+  void noiseIsItsJson() throws Exception {
+    assertWholePage("noise.md", "noise-page.py", "noise");
+  }
+
   /** inserts.md: generated tables in prose that says which run they come from. */
   @Test
   void insertsTablesAreItsJson() throws Exception {

@@ -136,12 +136,25 @@ public final class BenchCommand implements Callable<Integer> {
           + " and exit: no Lab is started")
   boolean list;
 
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+      description = {"An A/A run: the whole plan N times over on one Lab, each repeat a full"
+          + " pass (so that drift over time shows), each repeat's results in DIR/repeat-K/"
+          + "results.json, and the noise in DIR/noise.json and noise.md: per cell the spread of"
+          + " the time per operation, per row of the model's T0; a count that moves fails the"
+          + " run (exit status 1): counts are not noise"})
+  int repeats;
+
   @Mixin
   LabOptions labOptions;
 
   @Override
   public Integer call() throws Exception {
     Profile profile = profile(profileName);
+    if (repeats < 1 || repeats > 1 && (baseline != null || updateBaseline)) {
+      throw new IllegalArgumentException("Invalid --repeat " + repeats + ": expected 1 or more,"
+          + " and no --baseline or --update-baseline with more than 1 (an A/A run measures the"
+          + " noise, not a change)");
+    }
     if (skipUnavailable) {
       var reason = Lab.unavailableReason(labOptions.config());
       if (reason.isPresent()) {
@@ -198,38 +211,46 @@ public final class BenchCommand implements Callable<Integer> {
     Path jmhLog = out.resolve("jmh-output.txt");
     Files.deleteIfExists(jmhLog);
     System.err.printf("latency-lab: %d cells (%s profile, RTT %s%s); JMH's log: %s%n",
-        plan.size() * sweep.size(), profile.name().toLowerCase(Locale.ROOT), sweep,
+        plan.size() * sweep.size() * repeats, profile.name().toLowerCase(Locale.ROOT), sweep,
         shardLine == null ? "" : "; " + shardLine, jmhLog);
     Map<String, RunResult> raw = new LinkedHashMap<>();
     List<Cell> cells = new ArrayList<>();
+    List<Results> passes = new ArrayList<>();
     Results all;
     BaselineComparison comparison;
     // every client's round trips counted at the relay, pgjdbc's checked against its socket
     LabConfig config = labOptions.config().with(Setting.RELAY, "true");
     List<String> hostArgs = hostJvmArgs(config);
     try (Lab lab = Lab.start(config); LabHandle handle = lab.handle();
-        Progress progress = new Progress("bench", (long) plan.size() * sweep.size())) {
+        Progress progress = new Progress("bench",
+            (long) plan.size() * sweep.size() * repeats)) {
       System.err.println("latency-lab: " + lab.describe());
       LabEnvironment environment = lab.environment();
-      for (Rtt rtt : sweep) {
-        progress.working("calibrating " + rtt);
-        MeasuredRtt measured = MeasuredRtt.of(lab.measure(rtt));
-        for (Planned p : plan) {
-          progress.working(p + " @ " + rtt);
-          Cell predicted = predict(p, measured, cells, budget);
-          if (predicted != null) {
-            cells.add(predicted);
-          } else {
-            RunResult result = run(p, measured, forkArgs(hostArgs, measured, handle), jmhLog,
-                lab.settings());
-            Cell cell = JmhResults.toCell(result, measured);
-            raw.put(cell.key(), result);
-            cells.add(cell);
+      // each repeat a whole pass, calibration included: what drifts over the run shows
+      for (int repeat = 1; repeat <= repeats; repeat++) {
+        cells = new ArrayList<>();
+        String of = repeats == 1 ? "" : " (repeat " + repeat + "/" + repeats + ")";
+        for (Rtt rtt : sweep) {
+          progress.working("calibrating " + rtt + of);
+          MeasuredRtt measured = MeasuredRtt.of(lab.measure(rtt));
+          for (Planned p : plan) {
+            progress.working(p + " @ " + rtt + of);
+            Cell predicted = predict(p, measured, cells, budget);
+            if (predicted != null) {
+              cells.add(predicted);
+            } else {
+              RunResult result = run(p, measured, forkArgs(hostArgs, measured, handle), jmhLog,
+                  lab.settings());
+              Cell cell = JmhResults.toCell(result, measured);
+              raw.put(cell.key(), result);
+              cells.add(cell);
+            }
+            progress.step();
           }
-          progress.step();
         }
+        passes.add(results(profile, environment, cells));
       }
-      all = results(profile, environment, cells);
+      all = passes.get(passes.size() - 1);
       comparison = compare(all, plan, sweep);
       if (comparison != null && !comparison.failedOnTimeOnly().isEmpty()) {
         Map<String, String> firsts = measureAgain(comparison.failedOnTimeOnly(), plan, cells,
@@ -241,6 +262,9 @@ public final class BenchCommand implements Callable<Integer> {
               + " time alone; the first measurement, not kept: " + first.getValue());
         }
       }
+    }
+    if (repeats > 1) {
+      return noise(passes);
     }
     ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve("jmh-results.json")
         .toString()).writeOut(raw.values());
@@ -256,6 +280,34 @@ public final class BenchCommand implements Callable<Integer> {
     if (!comparison.passed()) {
       System.out.println("latency-lab: the change made the numbers worse (above). If it is"
           + " intended, rewrite the baseline with -Dlatencylab.updateBaseline=true and commit it.");
+      return 1;
+    }
+    return 0;
+  }
+
+  /**
+   * Writes each repeat's results.json (readable by {@code report --results}) and the noise of
+   * them all; 1 when a count moved, which no machine's noise explains.
+   */
+  private int noise(List<Results> passes) throws IOException {
+    List<Path> runs = new ArrayList<>();
+    for (int r = 0; r < passes.size(); r++) {
+      Path run = Path.of("repeat-" + (r + 1), "results.json");
+      Files.createDirectories(out.resolve(run).getParent());
+      passes.get(r).write(out.resolve(run));
+      runs.add(run);
+    }
+    Noise noise = Noise.of(passes);
+    noise.write(out, runs, passes.get(0));
+    System.out.println();
+    System.out.print(noise.markdown().lines().limit(6).collect(
+        java.util.stream.Collectors.joining("\n", "", "\n")));
+    System.out.println("noise: " + out.resolve("noise.md") + " (also noise.json, repeat-*/"
+        + "results.json)");
+    if (!noise.moved.isEmpty()) {
+      System.err.println("latency-lab: COUNTS MOVED across repeats of the same code (round"
+          + " trips, statements and window flights are counted, not timed: find out why):");
+      noise.moved.forEach(m -> System.err.println("  " + m));
       return 1;
     }
     return 0;
