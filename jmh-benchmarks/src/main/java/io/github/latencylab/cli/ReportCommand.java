@@ -1,12 +1,14 @@
 package io.github.latencylab.cli;
 
 import io.github.latencylab.bench.runner.JmhJson;
+import io.github.latencylab.bench.runner.Noise;
 import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.BaselineComparison;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +49,12 @@ public final class ReportCommand implements Callable<Integer> {
       description = "A regression baseline to check against, e.g. src/latency-baseline.json")
   Path baseline;
 
+  @Option(names = "--noise",
+      description = "The --results are the repeats of one A/A run (bench --repeat N keeps each"
+          + " as repeat-K/results.json): write its noise table (noise.json, noise.md) into"
+          + " --out instead of a report")
+  boolean noise;
+
   @Spec
   CommandSpec spec;
 
@@ -54,6 +62,9 @@ public final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     List<Map.Entry<Path, Results>> runs = results.stream()
         .map(file -> Map.entry(file, JmhJson.read(file))).toList();
+    if (noise) {
+      return noise(runs);
+    }
     Results run = runs.size() == 1 ? runs.get(0).getValue() : Results.merge(runs);
     BaselineComparison comparison = null;
     if (baseline != null) {
@@ -83,5 +94,24 @@ public final class ReportCommand implements Callable<Integer> {
     }
     stdout.flush();
     return comparison == null || comparison.passed() ? 0 : 1;
+  }
+
+  /** The noise of repeats run before, as bench --repeat writes it: 1 when a count moved. */
+  private int noise(List<Map.Entry<Path, Results>> runs) {
+    Noise table = Noise.of(runs.stream().map(Map.Entry::getValue).toList());
+    Path dir = out.toAbsolutePath();
+    try {
+      Files.createDirectories(dir);
+      table.write(dir, runs.stream().map(e -> dir.relativize(e.getKey().toAbsolutePath()))
+          .toList(), runs.get(0).getValue());
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot write the noise table to " + out + ": " + e, e);
+    }
+    PrintWriter stdout = spec.commandLine().getOut();
+    stdout.print(table.markdown().lines().limit(6).collect(
+        java.util.stream.Collectors.joining("\n", "", "\n")));
+    stdout.println("noise: " + out.resolve("noise.md") + " (also noise.json)");
+    stdout.flush();
+    return table.countsMoved() ? 1 : 0;
   }
 }

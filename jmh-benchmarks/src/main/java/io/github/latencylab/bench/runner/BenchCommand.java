@@ -306,7 +306,7 @@ public final class BenchCommand implements Callable<Integer> {
         + "results.json)");
     if (!noise.moved.isEmpty()) {
       System.err.println("latency-lab: COUNTS MOVED across repeats of the same code (round"
-          + " trips, statements and window flights are counted, not timed: find out why):");
+          + " trips and statements are counted, not timed: find out why):");
       noise.moved.forEach(m -> System.err.println("  " + m));
       return 1;
     }
