@@ -184,13 +184,16 @@ public final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--shard-costs " + shardCosts + " balances shards:"
           + " add --shard K/N, or leave it out");
     }
+    TimeLeft timeLeft = new TimeLeft(plan, sweep, budget);
     if (list) {
       for (Planned p : plan) {
         for (Rtt rtt : sweep) {
           System.out.println(p.series().keyAt(rtt));
         }
       }
-      System.err.println("latency-lab: " + plan.size() * sweep.size() + " cells"
+      System.err.println("latency-lab: " + plan.size() * sweep.size() + " cells, "
+          + "up to " + timeLeft.plannedCells() + " measured (the rest predicted), an estimated "
+          + TimeLeft.minutes(timeLeft.plannedMs()) + " of forks and iterations"
           + (shardLine == null ? "" : "; " + shardLine));
       return 0;
     }
@@ -211,11 +214,13 @@ public final class BenchCommand implements Callable<Integer> {
         Progress progress = new Progress("bench", (long) plan.size() * sweep.size())) {
       System.err.println("latency-lab: " + lab.describe());
       LabEnvironment environment = lab.environment();
+      long start = System.nanoTime();
       for (Rtt rtt : sweep) {
         progress.working("calibrating " + rtt);
         MeasuredRtt measured = MeasuredRtt.of(lab.measure(rtt));
         for (Planned p : plan) {
-          progress.working(p + " @ " + rtt);
+          progress.working(p + " @ " + rtt
+              + timeLeft.describe((System.nanoTime() - start) / 1_000_000));
           Cell predicted = predict(p, measured, cells, budget);
           if (predicted != null) {
             cells.add(predicted);
@@ -226,6 +231,7 @@ public final class BenchCommand implements Callable<Integer> {
             raw.put(cell.key(), result);
             cells.add(cell);
           }
+          timeLeft.step(predicted == null);
           progress.step();
         }
       }
