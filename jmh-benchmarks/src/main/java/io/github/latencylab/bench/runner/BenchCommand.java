@@ -79,7 +79,7 @@ public final class BenchCommand implements Callable<Integer> {
   String include;
 
   @Option(names = "--profile", paramLabel = "P", defaultValue = "quick",
-      description = "quick (default: 0.5, 20, 320 ms, small sizes, short iterations), full"
+      description = "quick (default: 0.5, 20, 320 ms, one size a suite, short iterations), full"
           + " (0.5 to 320 ms, sizes up to 1,000,000) or verify (what ./mvnw verify runs)")
   String profileName;
 
@@ -93,7 +93,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--budget", paramLabel = "SECONDS",
       description = "Longest a cell may take before it is predicted instead (default: the"
-          + " profile's: quick 15, full 60, verify 6)")
+          + " profile's: quick 8, full 60, verify 6)")
   Integer budgetSeconds;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-bench",

@@ -8,11 +8,14 @@ import io.github.latencylab.report.Series;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The progress line's time left: estimates from the plan and given elapsed times only,
- * nothing timed here.
+ * The progress line's time left and the quick profile's plan: estimates from the plan and
+ * given elapsed times only, nothing timed here.
  */
 class TimeLeftTest {
 
@@ -30,6 +33,10 @@ class TimeLeftTest {
   }
 
   private static final List<Planned> PLAN = List.of(planned("copyCsv"), planned("executeEach"));
+
+  private static List<Planned> plan(Profile p) {
+    return BenchCommand.plan(".*", p.excluded, p.sizes, Map.of(), p.iterations);
+  }
 
   @Test
   void thePlanCostsWhatShardWeighs() {
@@ -74,5 +81,37 @@ class TimeLeftTest {
     // 3.5 s of estimates took 30 s: the 10.5 s left will take 90 s
     assertThat(left.describe(30_000)).isEqualTo(" (~2 min left)");
     assertThat(TimeLeft.minutes(250_000)).isEqualTo("~4.2 min");
+  }
+
+  @Test
+  void theQuickProfileTellsEveryStoryAtEveryRttInMinutes() {
+    Profile quick = Profile.QUICK;
+    List<Planned> plan = plan(quick);
+    TimeLeft left = new TimeLeft(plan, quick.rtts, quick.cellBudget);
+    assertThat(plan.size() * quick.rtts.size()).isEqualTo(138);
+    assertThat(left.plannedCells()).isEqualTo(70);
+    // the verify profile's ~2.2 min estimate ran in ~4 min here: under ten, with room
+    assertThat(left.plannedMs()).isLessThan(Duration.ofMinutes(5).toMillis());
+    assertThat(quick.rtts).isEqualTo(SWEEP);
+    Set<String> suites = new TreeSet<>();
+    Set<String> witnessed = new TreeSet<>();
+    for (Planned p : plan) {
+      suites.add(p.series().suite());
+      assertThat(p.series().size()).as(p.toString()).isIn(OptionalDouble.empty(),
+          OptionalDouble.of(p.series().suite().startsWith("NPlusOne") ? 100 : 1000));
+      if (quick.cellBudget.measuresAgain(p)) {
+        witnessed.add(p.series().suite());
+      }
+    }
+    assertThat(suites).containsExactlyInAnyOrder("RoundTripBenchmark", "InsertBenchmark",
+        "HibernateInsertBenchmark", "NPlusOneBenchmark", "ReadBenchmark", "TpcbBenchmark",
+        "PipelineBenchmark");
+    assertThat(witnessed).as("a witness of every suite measured at 20 and 320 ms")
+        .isEqualTo(suites);
+    // a pipelining client's round trips depend on the RTT: Vert.x is measured at each
+    assertThat(plan).filteredOn(p -> p.series().key().contains("client=vertx256"))
+        .hasSize(3).allMatch(quick.cellBudget::measuresAgain);
+    assertThat(plan).filteredOn(p -> p.series().key().contains("client=r2dbcBatch"))
+        .noneMatch(quick.cellBudget::measuresAgain);
   }
 }
