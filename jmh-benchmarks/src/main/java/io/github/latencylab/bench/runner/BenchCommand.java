@@ -93,7 +93,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--budget", paramLabel = "SECONDS",
       description = "Longest a cell may take before it is predicted instead (default: the"
-          + " profile's: quick 8, full 60, verify 6)")
+          + " profile's: quick 8, full 60, verify 6); given, every cell that fits it is measured,"
+          + " not only the profile's witnesses")
   Integer budgetSeconds;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-bench",

@@ -128,8 +128,13 @@ public enum Profile {
           .anyMatch(w -> w.matcher(p.benchmark()).find() || w.matcher(p.series().key()).find());
     }
 
+    /**
+     * {@code --budget}: the limit given, and no witnesses: every cell that fits it is measured
+     * (a run of one suite, e.g. docs/results' scripts, measures what its budget allows; the
+     * witnesses only keep the whole quick run in minutes).
+     */
     Budget withLimit(Duration newLimit) {
-      return new Budget(newLimit, measuredUpTo, witnesses);
+      return new Budget(newLimit, measuredUpTo, null);
     }
   }
 }

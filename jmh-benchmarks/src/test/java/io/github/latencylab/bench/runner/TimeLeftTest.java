@@ -113,5 +113,7 @@ class TimeLeftTest {
         .hasSize(3).allMatch(quick.cellBudget::measuresAgain);
     assertThat(plan).filteredOn(p -> p.series().key().contains("client=r2dbcBatch"))
         .noneMatch(quick.cellBudget::measuresAgain);
+    // --budget: a run measures every cell that fits it
+    assertThat(plan).allMatch(quick.cellBudget.withLimit(Duration.ofSeconds(15))::measuresAgain);
   }
 }
