@@ -15,7 +15,7 @@ mkdir -p "$out"
 echo "load before: $(uptime)" >&2
 for durability in fast stock; do
   LATENCYLAB_SERVER_DURABILITY=$durability ./latency-lab bench \
-    --include 'InsertBenchmark|RoundTripBenchmark' --profile quick --param rows=1000 \
+    --include 'InsertBenchmark|RoundTripBenchmark' --profile quick --budget 15 --param rows=1000 \
     --rtt 0.5ms,20ms --backend embedded \
     --out "$out/$durability"
 done

@@ -19,7 +19,7 @@ echo "load before: $(uptime)" >&2
 ./latency-lab bench --include InsertBenchmark --profile quick --budget 100 \
   --rtt 0ms,0.5ms,320ms --param rows=100,1000,1000000 --backend embedded --out "$out"
 # 10,000 rows: round trips and speedups
-./latency-lab bench --include InsertBenchmark --profile quick --param rows=10000 \
+./latency-lab bench --include InsertBenchmark --profile quick --budget 15 --param rows=10000 \
   --rtt 0.5ms,320ms --backend embedded --out "$out/rows-10000"
 each=-
 if [ "${1:-}" = "--each-1m" ]; then

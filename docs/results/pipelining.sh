@@ -13,9 +13,17 @@ mkdir -p "$out"
 echo "load before: $(uptime)" >&2
 
 if [ "${1:-}" != "--pgbench-only" ]; then
-  # the JVM clients: pgjdbc 42.7.13 and 42.7.12, Vert.x, R2DBC, COPY; every workload and size
-  ./latency-lab bench --include PipelineBenchmark --profile quick \
-    --param rows=100,1000,10000 --rtt 0.5ms,20ms,320ms --backend embedded --out "$out"
+  # the JVM clients: pgjdbc 42.7.13 and 42.7.12, Vert.x, R2DBC, COPY; every workload and size,
+  # workload by workload (the quick profile alone runs the clients of the table; --param client
+  # is one list for every workload), merged into one results.json
+  for w in inserts:jdbcOneByOne,jdbcBatch,jdbcRewrite,jdbc42712Batch,jdbc42712Rewrite,vertx1,vertx16,vertx256,r2dbcFlux,r2dbcBatch,r2dbcBind,copy \
+      lookups:jdbcOneByOne,jdbcJoin,jdbcAny,vertx1,vertx16,vertx256,r2dbcFlux,r2dbcBatch,r2dbcBind \
+      tpcb:jdbcOneByOne,vertx1,vertx16,vertx256,r2dbcFlux,r2dbcBatch; do
+    ./latency-lab bench --include "PipelineBenchmark\\.${w%%:*}\$" --profile quick --budget 15 \
+      --param client="${w#*:}" --param rows=100,1000,10000 --rtt 0.5ms,20ms,320ms \
+      --backend embedded --out "$out/jvm-${w%%:*}"
+  done
+  ./latency-lab report --results "$out"/jvm-{inserts,lookups,tpcb}/results.json --out "$out"
 fi
 # libpq through pgbench: one statement at a time and in one pipeline, also straight to the
 # server over TCP and over its Unix-domain socket (--local)

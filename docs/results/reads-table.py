@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """docs/reads.md, "Measured": ReadBenchmark's cells from the run that
-`./latency-lab bench --include Read --profile quick --param rows=1000,10000,100000
+`./latency-lab bench --include Read --profile quick --budget 15 --param rows=1000,10000,100000
 --param width=narrow,wide --param window=cold,warm --out docs/results/reads` wrote: per size
 and width, each strategy's round trips, window flights and largest reply per operation, and its
 time at each RTT, cold and warm.

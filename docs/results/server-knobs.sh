@@ -14,11 +14,11 @@ rtts=0.5ms,1ms,2ms,5ms,10ms,20ms,80ms
 echo "load before: $(uptime)" >&2
 
 # TPC-B over JDBC: four ways to send it, synchronous_commit on and off, 1 and 4 clients
-./latency-lab bench --include 'TpcbBenchmark' --profile quick --rtt "$rtts" \
+./latency-lab bench --include 'TpcbBenchmark' --profile quick --budget 15 --rtt "$rtts" \
   --param clients=1,4 --param synchronousCommit=on,off --param fsync=on \
   --backend embedded --out "$out/tpcb"
 # fsync=off on top of synchronous_commit=off (field report 4: no further gain)
-./latency-lab bench --include 'TpcbBenchmark.statementByStatement' --profile quick --rtt "$rtts" \
+./latency-lab bench --include 'TpcbBenchmark.statementByStatement' --profile quick --budget 15 --rtt "$rtts" \
   --param clients=1,4 --param synchronousCommit=off --param fsync=off \
   --backend embedded --out "$out/tpcb-fsync-off"
 # the real pgbench beside the JDBC twin, through the same proxy

@@ -79,7 +79,7 @@ public final class BenchCommand implements Callable<Integer> {
   String include;
 
   @Option(names = "--profile", paramLabel = "P", defaultValue = "quick",
-      description = "quick (default: 0.5, 20, 320 ms, small sizes, short iterations), full"
+      description = "quick (default: 0.5, 20, 320 ms, one size a suite, short iterations), full"
           + " (0.5 to 320 ms, sizes up to 1,000,000) or verify (what ./mvnw verify runs)")
   String profileName;
 
@@ -93,7 +93,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--budget", paramLabel = "SECONDS",
       description = "Longest a cell may take before it is predicted instead (default: the"
-          + " profile's: quick 15, full 60, verify 6)")
+          + " profile's: quick 8, full 60, verify 6); given, every cell that fits it is measured,"
+          + " not only the profile's witnesses")
   Integer budgetSeconds;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/latency-bench",
@@ -197,13 +198,16 @@ public final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--shard-costs " + shardCosts + " balances shards:"
           + " add --shard K/N, or leave it out");
     }
+    TimeLeft timeLeft = new TimeLeft(plan, sweep, budget);
     if (list) {
       for (Planned p : plan) {
         for (Rtt rtt : sweep) {
           System.out.println(p.series().keyAt(rtt));
         }
       }
-      System.err.println("latency-lab: " + plan.size() * sweep.size() + " cells"
+      System.err.println("latency-lab: " + plan.size() * sweep.size() + " cells, "
+          + "up to " + timeLeft.plannedCells() + " measured (the rest predicted), an estimated "
+          + TimeLeft.minutes(timeLeft.plannedMs()) + " of forks and iterations"
           + (shardLine == null ? "" : "; " + shardLine));
       return 0;
     }
@@ -230,11 +234,15 @@ public final class BenchCommand implements Callable<Integer> {
       for (int repeat = 1; repeat <= repeats; repeat++) {
         cells = new ArrayList<>();
         String of = repeats == 1 ? "" : " (repeat " + repeat + "/" + repeats + ")";
+        // the time left of this pass (a repeat's label says which)
+        TimeLeft left = repeat == 1 ? timeLeft : new TimeLeft(plan, sweep, budget);
+        long start = System.nanoTime();
         for (Rtt rtt : sweep) {
           progress.working("calibrating " + rtt + of);
           MeasuredRtt measured = MeasuredRtt.of(lab.measure(rtt));
           for (Planned p : plan) {
-            progress.working(p + " @ " + rtt + of);
+            progress.working(p + " @ " + rtt + of
+                + left.describe((System.nanoTime() - start) / 1_000_000));
             Cell predicted = predict(p, measured, cells, budget);
             if (predicted != null) {
               cells.add(predicted);
@@ -245,6 +253,7 @@ public final class BenchCommand implements Callable<Integer> {
               raw.put(cell.key(), result);
               cells.add(cell);
             }
+            left.step(predicted == null);
             progress.step();
           }
         }

@@ -104,21 +104,30 @@ record Shard(int index, int count) {
   static long costMs(Planned p, List<Rtt> sweep, Profile.Budget budget,
       Map<String, Cell> earlier) {
     long cost = 0;
-    for (Rtt rtt : sweep) {
-      if (budget.measuredUpTo() != null && rtt.compareTo(budget.measuredUpTo()) > 0) {
-        break;
-      }
-      Cell before = earlier.get(p.series().keyAt(rtt));
-      double opMs = before == null || !Double.isFinite(before.timeMs()) ? 0 : before.timeMs();
-      if (before == null || !before.predicted()) {
-        cost += p.iterations().forks() * FORK_START_MS
-            + Math.min((long) p.iterations().estimatedCellMs(opMs), budget.limit().toMillis());
-      }
-      if (!budget.measuresAgain(p)) {
-        break;
-      }
+    for (int i = 0; i < sweep.size(); i++) {
+      cost += cellMs(p, sweep.get(i), i == 0, budget, earlier);
     }
     return cost;
+  }
+
+  /**
+   * What the runner can measure of {@code p} at {@code rtt}, estimated as the class says:
+   * nothing above the budget's {@code measuredUpTo}, past the {@code first} RTT of the sweep
+   * for a benchmark that is not a witness, or where {@code earlier} predicted the cell.
+   */
+  static long cellMs(Planned p, Rtt rtt, boolean first, Profile.Budget budget,
+      Map<String, Cell> earlier) {
+    if (budget.measuredUpTo() != null && rtt.compareTo(budget.measuredUpTo()) > 0
+        || !first && !budget.measuresAgain(p)) {
+      return 0;
+    }
+    Cell before = earlier.get(p.series().keyAt(rtt));
+    if (before != null && before.predicted()) {
+      return 0;
+    }
+    double opMs = before == null || !Double.isFinite(before.timeMs()) ? 0 : before.timeMs();
+    return p.iterations().forks() * FORK_START_MS
+        + Math.min((long) p.iterations().estimatedCellMs(opMs), budget.limit().toMillis());
   }
 
   /** Every shard's groups, index 0 for shard 1: the same answer on every machine. */
