@@ -14,6 +14,18 @@ from pages import dur, fixed, load
 GATE_RATIO, GATE_FLOOR_MS = 3.0, 2.0  # BaselineComparison's defaults (Baseline.Tolerances)
 
 
+def moved_table(title, counts, n, with_name):
+    """A section listing counts that moved, repeat by repeat (the count's name if asked)."""
+    head = "| cell | " + ("count | " if with_name else "")
+    lines = [f"## {title}\n",
+             head + " | ".join(f"repeat {i + 1}" for i in range(n)) + " |",
+             "|---|" + ("---|" if with_name else "") + "---:|" * n]
+    for m in counts:
+        lines.append(f"| {m['key']} | " + (f"{m['count']} | " if with_name else "") + " | ".join(
+            "-" if v is None else fixed(v, 3) for v in m["values"]) + " |")
+    return lines + [""]
+
+
 def pct(v):
     return "-" if v is None else fixed(v * 100, 1) + "%"
 
@@ -86,22 +98,11 @@ def main():
                " median: " + ", ".join(ratio(x) for x in s["drift"]) + ".")
     out.append("- **Noisiest cells**: " + worst(cells, "key", 5) + ".")
     out.append("- **Noisiest T0**: " + worst(rows, "series", 5) + ".\n")
-    if moved:
-        out.append("## Counts that moved\n")
-        out.append("| cell | count | " + " | ".join(f"repeat {i + 1}" for i in range(n)) + " |")
-        out.append("|---|---|" + "---:|" * n)
-        for m in moved:
-            out.append(f"| {m['key']} | {m['count']} | " + " | ".join(
-                "-" if v is None else fixed(v, 3) for v in m["values"]) + " |")
-        out.append("")
-    if flights:
-        out.append("## Window flights per operation that moved (not a failure)\n")
-        out.append("| cell | " + " | ".join(f"repeat {i + 1}" for i in range(n)) + " |")
-        out.append("|---|" + "---:|" * n)
-        for m in flights:
-            out.append(f"| {m['key']} | " + " | ".join(
-                "-" if v is None else fixed(v, 3) for v in m["values"]) + " |")
-        out.append("")
+    for title, counts, with_name in [("Counts that moved", moved, True),
+                                     ("Window flights per operation that moved (not a failure)",
+                                      flights, False)]:
+        if counts:
+            out.extend(moved_table(title, counts, n, with_name))
     out.append("## By suite\n")
     out.append("| suite | measured cells | median CV | worst CV | Q3 + 3 IQR (pooled) |")
     out.append("|---|---:|---:|---:|---:|")
