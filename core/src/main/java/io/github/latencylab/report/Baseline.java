@@ -34,9 +34,13 @@ import java.util.TreeMap;
  *     per operation, and for a predicted cell the model that predicted it (its note without
  *     the numbers, e.g. {@code predicted from executeBatch at 0.5ms}); the baseline keeps no
  *     other number (NaN)
+ * @param noise by cell key, each measured cell's time noise over the repeats of the A/A run
+ *     that made the baseline ({@code bench --repeat N --update-baseline}), which sizes its
+ *     time gate ({@link TimeGate}); empty for a baseline of one run (then the time rules are
+ *     the tolerances' ratios)
  */
 public record Baseline(int format, String createdAt, String profile, String measuredOn,
-    Tolerances tolerances, List<Cell> cells) {
+    Tolerances tolerances, List<Cell> cells, Map<String, TimeNoise> noise) {
 
   /**
    * The version of the file format this class writes: 2 since tests are keyed by their class's
@@ -54,6 +58,13 @@ public record Baseline(int format, String createdAt, String profile, String meas
     List<Cell> sorted = new ArrayList<>(cells);
     sorted.sort(Cell.ORDER);
     cells = List.copyOf(sorted);
+    noise = Map.copyOf(noise == null ? Map.of() : noise);
+  }
+
+  /** A baseline of one run: no noise measured. */
+  public Baseline(int format, String createdAt, String profile, String measuredOn,
+      Tolerances tolerances, List<Cell> cells) {
+    this(format, createdAt, profile, measuredOn, tolerances, cells, Map.of());
   }
 
   /**
@@ -67,17 +78,31 @@ public record Baseline(int format, String createdAt, String profile, String meas
    *     on scheduling noise
    * @param countEpsilon how far round trips and statements per operation may differ (they
    *     are deterministic; the epsilon only absorbs averaging over iterations)
+   * @param falseAlarmRate for cells whose noise the baseline measured: the share of runs of
+   *     unchanged code the time gate may fail, across all its cells ({@link TimeGate}); such a
+   *     cell is judged by its noise, not by {@code timeRatio}
    */
   public record Tolerances(double timeRatio, double modelRatio, double timeFloorMs,
-      double countEpsilon) {
+      double countEpsilon, double falseAlarmRate) {
 
-    public static final Tolerances DEFAULTS = new Tolerances(3.0, 2.0, 2.0, 0.01);
+    public static final Tolerances DEFAULTS = new Tolerances(3.0, 2.0, 2.0, 0.01, 0.01);
 
     public Tolerances {
       check("timeRatio", timeRatio, 1);
       check("modelRatio", modelRatio, 1);
       check("timeFloorMs", timeFloorMs, 0);
       check("countEpsilon", countEpsilon, 0);
+      if (!(falseAlarmRate > 0 && falseAlarmRate <= 0.5)) {
+        throw new IllegalArgumentException("Invalid baseline tolerance falseAlarmRate = "
+            + falseAlarmRate + ": must be more than 0 and at most 0.5 (e.g. 0.01: 1% of runs"
+            + " of unchanged code)");
+      }
+    }
+
+    /** The tolerances with the default false-alarm rate. */
+    public Tolerances(double timeRatio, double modelRatio, double timeFloorMs,
+        double countEpsilon) {
+      this(timeRatio, modelRatio, timeFloorMs, countEpsilon, DEFAULTS.falseAlarmRate());
     }
 
     private static void check(String name, double value, double min) {
@@ -125,14 +150,52 @@ public record Baseline(int format, String createdAt, String profile, String meas
   }
 
   /**
+   * A baseline of the repeats of an A/A run, in the order run: the last repeat's cells, a
+   * measured cell's time the median of its repeats', and each measured cell's {@link
+   * TimeNoise}. The repeats' counts must agree (the caller checks: they are never noise).
+   */
+  public static Baseline from(List<Results> repeats, Tolerances tolerances) {
+    Results last = repeats.get(repeats.size() - 1);
+    if (repeats.size() == 1) {
+      return from(last, tolerances);
+    }
+    Map<String, List<Double>> times = new LinkedHashMap<>();
+    for (Results r : repeats) {
+      for (Cell c : r.cells()) {
+        if (!c.predicted() && Double.isFinite(c.timeMs())) {
+          times.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(c.timeMs());
+        }
+      }
+    }
+    List<Cell> cells = new ArrayList<>();
+    for (Cell c : last.cells()) {
+      List<Double> ts = times.get(c.key());
+      cells.add(cellOf(c.predicted() || ts == null ? c : c.withTime(median(ts), Double.NaN)));
+    }
+    return new Baseline(FORMAT, Instant.now().toString(), last.profile(),
+        measuredOn(last.environment()), tolerances, cells,
+        TimeNoise.of(repeats, tolerances.timeFloorMs()));
+  }
+
+  /**
    * Rewrites {@code file} as the baseline of {@code results}, keeping the tolerances the file
    * has (a team may have tuned them) or the defaults when it does not exist yet.
    */
   public static Baseline update(Results results, Path file) throws IOException {
+    return update(List.of(results), file);
+  }
+
+  /** Rewrites {@code file} as the baseline of an A/A run's repeats (see {@link #from(List, Tolerances)}). */
+  public static Baseline update(List<Results> repeats, Path file) throws IOException {
     Tolerances tolerances = Files.exists(file) ? read(file).tolerances() : Tolerances.DEFAULTS;
-    Baseline baseline = from(results, tolerances);
+    Baseline baseline = from(repeats, tolerances);
     baseline.write(file);
     return baseline;
+  }
+
+  /** The time gate sized by this baseline's noise (judges no cell when it has none). */
+  TimeGate timeGate() {
+    return new TimeGate(noise, tolerances);
   }
 
   /** The cells by key. */
@@ -142,10 +205,14 @@ public record Baseline(int format, String createdAt, String profile, String meas
     return map;
   }
 
-  /** This baseline with only the cells {@code keep} has. */
+  /**
+   * This baseline with only the cells {@code keep} has; the noise of them all is kept (the
+   * time gate shares its false-alarm rate across every cell the baseline measured, so a run of
+   * part of the suites is judged as strictly as the whole).
+   */
   public Baseline only(java.util.Set<String> keep) {
     return new Baseline(format, createdAt, profile, measuredOn, tolerances,
-        cells.stream().filter(c -> keep.contains(c.key())).toList());
+        cells.stream().filter(c -> keep.contains(c.key())).toList(), noise);
   }
 
   /** Writes the baseline as pretty JSON, keys in a stable order, ending with a newline. */
@@ -153,7 +220,9 @@ public record Baseline(int format, String createdAt, String profile, String meas
     ObjectNode root = JSON.createObjectNode();
     root.put("format", format);
     root.put("about", "latency-lab regression baseline: round trips and statements per"
-        + " operation must match exactly; time per operation within tolerances. See"
+        + " operation must match exactly; time per operation off the wire within its noise (the"
+        + " cells with \"noise\", from bench --repeat N --update-baseline) or within the"
+        + " tolerances' ratios. See"
         + " docs/reading-results.md. Update on purpose: -Dlatencylab.updateBaseline=true");
     root.put("createdAt", createdAt);
     root.put("profile", profile);
@@ -163,6 +232,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
     t.put("modelRatio", tolerances.modelRatio());
     t.put("timeFloorMs", tolerances.timeFloorMs());
     t.put("countEpsilon", tolerances.countEpsilon());
+    t.put("falseAlarmRate", tolerances.falseAlarmRate());
     ObjectNode all = root.putObject("cells");
     for (Cell c : cells) {
       ObjectNode n = all.putObject(c.key());
@@ -178,6 +248,13 @@ public record Baseline(int format, String createdAt, String profile, String meas
       n.put("predicted", c.predicted());
       if (c.predicted()) {
         n.put("model", c.prediction());
+      }
+      TimeNoise tn = noise.get(c.key());
+      if (tn != null) {
+        ObjectNode o = n.putObject("noise");
+        o.put("repeats", tn.repeats());
+        o.put("offWireMs", round(tn.offWireMs()));
+        o.put("logSd", Math.round(tn.logSd() * 10_000) / 10_000.0);
       }
     }
     Files.createDirectories(file.toAbsolutePath().getParent());
@@ -217,12 +294,14 @@ public record Baseline(int format, String createdAt, String profile, String meas
       tolerances = new Tolerances(t.path("timeRatio").asDouble(d.timeRatio()),
           t.path("modelRatio").asDouble(d.modelRatio()),
           t.path("timeFloorMs").asDouble(d.timeFloorMs()),
-          t.path("countEpsilon").asDouble(d.countEpsilon()));
+          t.path("countEpsilon").asDouble(d.countEpsilon()),
+          t.path("falseAlarmRate").asDouble(d.falseAlarmRate()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot read the baseline " + file + ": "
           + e.getMessage(), e);
     }
     List<Cell> cells = new ArrayList<>();
+    Map<String, TimeNoise> noise = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : root.path("cells").properties()) {
       JsonNode n = e.getValue();
       for (String required : new String[] {"suite", "strategy", "rtt"}) {
@@ -240,10 +319,21 @@ public record Baseline(int format, String createdAt, String profile, String meas
           Results.number(n.path("roundTripsPerOp")), Results.number(n.path("statementsPerOp")),
           Double.NaN, Map.of(),
           n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null));
+      JsonNode tn = n.path("noise");
+      if (tn.isObject()) {
+        try {
+          noise.put(e.getKey(), new TimeNoise(n.path("suite").asText(),
+              tn.path("repeats").asInt(0), Results.number(tn.path("offWireMs")),
+              Results.number(tn.path("logSd"))));
+        } catch (IllegalArgumentException bad) {
+          throw new IllegalArgumentException("Cannot read the baseline " + file + ": cell '"
+              + e.getKey() + "': " + bad.getMessage(), bad);
+        }
+      }
     }
     return new Baseline(format, root.path("createdAt").asText(null),
         root.path("profile").asText(null), root.path("measuredOn").asText(null), tolerances,
-        cells);
+        cells, noise);
   }
 
   private static void number(ObjectNode n, String name, double value) {
@@ -252,6 +342,11 @@ public record Baseline(int format, String createdAt, String profile, String meas
     } else {
       n.put(name, value);
     }
+  }
+
+  static double median(List<Double> xs) {
+    double[] s = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
   private static double round(double v) {

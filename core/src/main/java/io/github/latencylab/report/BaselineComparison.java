@@ -22,9 +22,11 @@ import java.util.TreeMap;
  *   iterations): they are counted at the socket and deterministic. A cell predicted in both
  *   is compared the same way only when both were predicted by the same model; otherwise a
  *   predicted cell is not compared (informational).</li>
- *   <li><b>Time against the baseline</b>: a cell measured in both must not take more than
- *   {@code timeRatio x baseline + timeFloorMs}. Being faster than
- *   {@code (baseline - timeFloorMs) / timeRatio} is reported, not failed.</li>
+ *   <li><b>Time against the baseline</b>: a cell whose noise the baseline measured (an A/A
+ *   run's repeats) is judged by {@link TimeGate}: its time off the wire within its own noise
+ *   at the baseline's false-alarm rate across all cells. Any other cell measured in both must
+ *   not take more than {@code timeRatio x baseline + timeFloorMs}. Being faster than the limit
+ *   allows is reported, not failed.</li>
  *   <li><b>Time against the model</b> (no baseline needed): a measured cell must not take more
  *   than {@code modelRatio x T_model + timeFloorMs}, where T_model is the {@link LatencyModel}
  *   of its series fitted on the measured cells at lower RTTs, at the cell's measured added
@@ -59,11 +61,13 @@ public final class BaselineComparison {
   private final List<Finding> findings;
   private final int compared;
   private final boolean times;
+  private final TimeGate gate;
 
   private BaselineComparison(Tolerances tolerances, List<Finding> findings, int compared,
-      boolean times) {
+      boolean times, TimeGate gate) {
     this.tolerances = tolerances;
     this.times = times;
+    this.gate = gate;
     List<Finding> sorted = new ArrayList<>(findings);
     sorted.sort(Comparator.comparing(Finding::level)); // stable: failures first, order kept
     this.findings = List.copyOf(sorted);
@@ -73,6 +77,7 @@ public final class BaselineComparison {
   /** Checks {@code current} against {@code baseline} and against the model. */
   public static BaselineComparison compare(Baseline baseline, Results current) {
     Tolerances t = baseline.tolerances();
+    TimeGate gate = baseline.timeGate();
     List<Finding> out = new ArrayList<>();
     Map<String, Cell> before = baseline.byKey();
     Map<String, Cell> after = new LinkedHashMap<>();
@@ -99,13 +104,20 @@ public final class BaselineComparison {
       }
       compared++;
       counts(out, b, c, t, null);
-      time(out, b, c, t);
+      if (gate.judges(c.key())) {
+        Finding f = gate.judge(b, c);
+        if (f != null) {
+          out.add(f);
+        }
+      } else {
+        time(out, b, c, t);
+      }
     }
     out.addAll(modelCheck(current, t));
     missing(out, before, after, current);
     // a baseline of counts only (the JUnit extension's: a test's time is no benchmark)
     boolean times = before.values().stream().anyMatch(b -> Double.isFinite(b.timeMs()));
-    return new BaselineComparison(t, out, compared, times);
+    return new BaselineComparison(t, out, compared, times, gate);
   }
 
   /**
@@ -237,7 +249,7 @@ public final class BaselineComparison {
   public BaselineComparison withInfo(String subject, String message) {
     List<Finding> more = new ArrayList<>(findings);
     more.add(info(subject, message));
-    return new BaselineComparison(tolerances, more, compared, times);
+    return new BaselineComparison(tolerances, more, compared, times, gate);
   }
 
   /** True when nothing failed. */
@@ -290,10 +302,14 @@ public final class BaselineComparison {
     return (failures == 0 ? "Baseline check passed: " : "Baseline check FAILED: " + failures
         + " failure" + (failures == 1 ? "" : "s") + ", ") + compared + " cell"
         + (compared == 1 ? "" : "s") + " compared (round trips and statements per operation"
-        + " exact within " + Format.number(tolerances.countEpsilon()) + (times ? "; time within "
-        + Format.number(tolerances.timeRatio()) + "x the baseline and "
-        + Format.number(tolerances.modelRatio()) + "x the model, + " + floor(tolerances) + ")"
-        : "; no times in the baseline)");
+        + " exact within " + Format.number(tolerances.countEpsilon()) + (!times
+        ? "; no times in the baseline)" : gate.cells() > 0 ? "; " + gate.describe()
+        + ", elsewhere within " + ratios() : "; time within " + ratios());
+  }
+
+  private String ratios() {
+    return Format.number(tolerances.timeRatio()) + "x the baseline and "
+        + Format.number(tolerances.modelRatio()) + "x the model, + " + floor(tolerances) + ")";
   }
 
   /** 4, 1,000, 2.5: counts as written in findings; "unknown" when absent. */

@@ -142,7 +142,10 @@ public final class BenchCommand implements Callable<Integer> {
           + " pass (so that drift over time shows), each repeat's results in DIR/repeat-K/"
           + "results.json, and the noise in DIR/noise.json and noise.md: per cell the spread of"
           + " the time per operation, per row of the model's T0; a count that moves fails the"
-          + " run (exit status 1): counts are not noise"})
+          + " run (exit status 1): counts are not noise",
+          "With --baseline FILE --update-baseline: the baseline is rewritten from the repeats,"
+              + " each measured cell's time their median and its noise kept, by which the gate"
+              + " judges its time (docs/reading-results.md)"})
   int repeats;
 
   @Mixin
@@ -151,10 +154,10 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Profile profile = profile(profileName);
-    if (repeats < 1 || repeats > 1 && (baseline != null || updateBaseline)) {
+    if (repeats < 1 || repeats > 1 && baseline != null && !updateBaseline) {
       throw new IllegalArgumentException("Invalid --repeat " + repeats + ": expected 1 or more,"
-          + " and no --baseline or --update-baseline with more than 1 (an A/A run measures the"
-          + " noise, not a change)");
+          + " and with more than 1 a --baseline only to --update-baseline it (an A/A run measures"
+          + " the noise, not a change; its baseline keeps each cell's noise for the time gate)");
     }
     if (skipUnavailable) {
       var reason = Lab.unavailableReason(labOptions.config());
@@ -260,7 +263,7 @@ public final class BenchCommand implements Callable<Integer> {
         passes.add(results(profile, environment, cells));
       }
       all = passes.get(passes.size() - 1);
-      comparison = compare(all, plan, sweep);
+      comparison = repeats > 1 ? null : compare(all, plan, sweep);
       if (comparison != null && !comparison.failedOnTimeOnly().isEmpty()) {
         Map<String, String> firsts = measureAgain(comparison.failedOnTimeOnly(), plan, cells,
             raw, lab, measured -> forkArgs(hostArgs, measured, handle), jmhLog);
@@ -288,7 +291,9 @@ public final class BenchCommand implements Callable<Integer> {
     System.out.println(comparison.report());
     if (!comparison.passed()) {
       System.out.println("latency-lab: the change made the numbers worse (above). If it is"
-          + " intended, rewrite the baseline with -Dlatencylab.updateBaseline=true and commit it.");
+          + " intended, rewrite the baseline with its noise (./latency-lab bench --profile verify"
+          + " --repeat 4 --baseline src/latency-baseline.json --update-baseline; or one run:"
+          + " -Dlatencylab.updateBaseline=true) and commit it.");
       return 1;
     }
     return 0;
@@ -318,6 +323,12 @@ public final class BenchCommand implements Callable<Integer> {
           + " trips and statements are counted, not timed: find out why):");
       noise.moved.forEach(m -> System.err.println("  " + m));
       return 1;
+    }
+    if (baseline != null && updateBaseline) {
+      Baseline written = Baseline.update(passes, baseline);
+      System.out.println("latency-lab: baseline rewritten from " + passes.size() + " repeats, "
+          + written.noise().size() + " cells with their noise: " + baseline
+          + " (review and commit it)");
     }
     return 0;
   }

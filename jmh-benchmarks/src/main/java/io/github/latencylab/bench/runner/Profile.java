@@ -27,7 +27,9 @@ public enum Profile {
    * docs/pipelining.md; pgjdbc's shapes are the other suites'), the shortest honest iterations, a 6 s budget per cell (longer witnesses at
    * 20 ms predicted from their 0.5 ms). Hibernate's reads: getResultStream() only, which
    * Hibernate runs on scroll(FORWARD_ONLY): the same cursor and counts as hibernateScroll,
-   * which the other profiles measure.
+   * which the other profiles measure. The gate's canary (CanaryBenchmark: one round trip and
+   * ~5 ms of client work, which a campaign slows on purpose to see what the gate catches) runs
+   * here only.
    */
   VERIFY(Rtt.parseList("0.5ms,20ms,320ms"), Map.of("rows", List.of("100"),
       "ReadBenchmark.rows", List.of("1000"),
@@ -69,7 +71,7 @@ public enum Profile {
       "width", List.of("narrow"), "window", List.of("cold"),
       "client", List.of("jdbcOneByOne", "jdbcBatch", "jdbcJoin", "vertx256", "r2dbcBatch",
           "copy")),
-      List.of(),
+      List.of(Profile.CANARY),
       new Iterations(1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500)),
       new Budget(Duration.ofSeconds(8), null, List.of(
           "\\.RoundTripBenchmark\\.selectOne$",
@@ -85,7 +87,11 @@ public enum Profile {
    * is round-trip bound, so a second holds hundreds of them at 0.5 ms and at least one
    * anywhere; three give the error bar).
    */
-  FULL(null, Map.of(), List.of(), null, new Budget(Duration.ofSeconds(60), null, null));
+  FULL(null, Map.of(), List.of(Profile.CANARY), null,
+      new Budget(Duration.ofSeconds(60), null, null));
+
+  /** The gate's canary (CanaryBenchmark): a cell of the verify profile only. */
+  private static final String CANARY = "\\.CanaryBenchmark\\.";
 
   /** The RTTs, or null: the suites' declared ones. */
   final List<Rtt> rtts;

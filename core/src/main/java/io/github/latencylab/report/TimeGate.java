@@ -1,0 +1,111 @@
+package io.github.latencylab.report;
+
+import io.github.latencylab.report.Baseline.Tolerances;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The time gate sized by each cell's noise: a measured cell fails on time when its time off the
+ * wire ({@link TimeNoise}) lies further above its baseline than its own noise allows at the
+ * baseline's false-alarm rate across the whole gate.
+ *
+ * <p>The test: with s the cell's noise (the sd of ln(off the wire + floor) over the baseline's
+ * n repeats, never taken below its suite's median cell nor below {@link #MIN_LOG_SD}: four
+ * repeats can look quieter than a cell is), a run fails when ln(off the wire now + floor) -
+ * ln(baseline + floor) > z x s x sqrt(1 + 1/n), where sqrt(1 + 1/n) is for the baseline's own
+ * uncertainty and z is the normal quantile of {@code falseAlarmRate / K}, K the cells of the
+ * baseline with noise (Bonferroni: at most that rate of runs of unchanged code fail anywhere,
+ * were the noise log-normal; a run of part of the suites is judged as strictly). A cell that
+ * fails is measured again before the run believes it, so the rate seen is lower still. The
+ * round trips' part of the time is counted, not judged: a round trip more fails on its count.
+ */
+final class TimeGate {
+
+  /** The least noise assumed: 5% (four repeats of a shared machine's time prove no less). */
+  static final double MIN_LOG_SD = 0.05;
+
+  private final Map<String, TimeNoise> noise;
+  private final Map<String, Double> suiteMedian = new HashMap<>();
+  private final double floorMs;
+  private final double falseAlarmRate;
+  private final double z;
+
+  TimeGate(Map<String, TimeNoise> noise, Tolerances t) {
+    this.noise = Map.copyOf(noise);
+    this.floorMs = t.timeFloorMs();
+    this.falseAlarmRate = t.falseAlarmRate();
+    this.z = noise.isEmpty() ? Double.NaN : NormalTail.quantile(falseAlarmRate / noise.size());
+    Map<String, List<Double>> bySuite = new HashMap<>();
+    noise.values().forEach(n -> bySuite.computeIfAbsent(n.suite(), k -> new ArrayList<>())
+        .add(n.logSd()));
+    bySuite.forEach((suite, sds) -> suiteMedian.put(suite, Baseline.median(sds)));
+  }
+
+  /** Whether the baseline measured this cell's noise. */
+  boolean judges(String key) {
+    return noise.containsKey(key);
+  }
+
+  /** The cells the false-alarm rate is shared by. */
+  int cells() {
+    return noise.size();
+  }
+
+  /** The noise used for a cell: its own, its suite's median cell's, or the least. */
+  double logSd(String key) {
+    TimeNoise n = noise.get(key);
+    return Math.max(MIN_LOG_SD, Math.max(n.logSd(), suiteMedian.get(n.suite())));
+  }
+
+  /** The sds of {@code c}'s noise its time off the wire is above the baseline's. */
+  double sds(Cell c) {
+    TimeNoise n = noise.get(c.key());
+    double step = Math.log(TimeNoise.offWireMs(c) + floorMs) - Math.log(n.offWireMs() + floorMs);
+    return step / (logSd(c.key()) * Math.sqrt(1 + 1.0 / n.repeats()));
+  }
+
+  /** The highest time per operation {@code c} may take, its RTTs' part included. */
+  double limitMs(Cell c) {
+    TimeNoise n = noise.get(c.key());
+    double factor = Math.exp(z * logSd(c.key()) * Math.sqrt(1 + 1.0 / n.repeats()));
+    return (n.offWireMs() + floorMs) * factor - floorMs + (c.timeMs() - TimeNoise.offWireMs(c));
+  }
+
+  /** The finding on {@code b}'s and {@code c}'s time, or null. */
+  BaselineComparison.Finding judge(Cell b, Cell c) {
+    TimeNoise n = noise.get(c.key());
+    double sds = sds(c);
+    String change = "time/op " + Format.duration(b.timeMs()) + " -> "
+        + Format.duration(c.timeMs()) + " (off the wire " + Format.duration(n.offWireMs())
+        + " -> " + Format.duration(TimeNoise.offWireMs(c)) + ", "
+        + String.format(Locale.ROOT, "%+.1f", sds) + " sd of its noise";
+    String noiseLine = "noise: sd " + String.format(Locale.ROOT, "%.3f", logSd(c.key())) + " of ln(ms + " + Format.number(floorMs) + " ms) over " + n.repeats()
+        + " repeats";
+    if (sds > z) {
+      return new BaselineComparison.Finding(BaselineComparison.Level.FAIL, c.key(), change
+          + "; the limit is " + String.format(Locale.ROOT, "%.1f", z) + " sd = "
+          + Format.duration(limitMs(c)) + " for a " + percent(falseAlarmRate)
+          + " false-alarm rate over " + noise.size() + " cells; " + noiseLine + ")", true);
+    }
+    if (sds < -z) {
+      return new BaselineComparison.Finding(BaselineComparison.Level.INFO, c.key(), change
+          + ": faster than its noise explains; if that is the change's purpose, update the"
+          + " baseline)", false);
+    }
+    return null;
+  }
+
+  /** "z 3.5 sd (1% false alarms over 51 cells)": the rule, for the summary line. */
+  String describe() {
+    return "time off the wire within " + String.format(Locale.ROOT, "%.1f", z) + " sd of each"
+        + " cell's noise (a " + percent(falseAlarmRate) + " false-alarm rate over " + noise.size()
+        + " cells)";
+  }
+
+  private static String percent(double rate) {
+    return Format.number(rate * 100) + "%";
+  }
+}
