@@ -62,12 +62,14 @@ public final class BaselineComparison {
   private final int compared;
   private final boolean times;
   private final TimeGate gate;
+  private final double drift;
 
   private BaselineComparison(Tolerances tolerances, List<Finding> findings, int compared,
-      boolean times, TimeGate gate) {
+      boolean times, TimeGate gate, double drift) {
     this.tolerances = tolerances;
     this.times = times;
     this.gate = gate;
+    this.drift = drift;
     List<Finding> sorted = new ArrayList<>(findings);
     sorted.sort(Comparator.comparing(Finding::level)); // stable: failures first, order kept
     this.findings = List.copyOf(sorted);
@@ -83,6 +85,7 @@ public final class BaselineComparison {
     Map<String, Cell> after = new LinkedHashMap<>();
     current.cells().stream().sorted(Cell.ORDER).forEach(c -> after.put(c.key(), c));
     int compared = 0;
+    List<Cell[]> judged = new ArrayList<>(); // by the time gate, once the run's drift is known
     for (Cell c : after.values()) {
       Cell b = before.get(c.key());
       if (b == null) {
@@ -104,20 +107,28 @@ public final class BaselineComparison {
       }
       compared++;
       counts(out, b, c, t, null);
-      if (gate.judges(c.key())) {
-        Finding f = gate.judge(b, c);
-        if (f != null) {
-          out.add(f);
-        }
+      if (gate.judges(c.key()) && Double.isFinite(c.timeMs())) {
+        judged.add(new Cell[] {b, c});
       } else {
         time(out, b, c, t);
+      }
+    }
+    double drift = gate.drift(judged.stream().map(p -> p[1]).toList());
+    Finding whole = gate.judgeDrift(drift, judged.size(), t);
+    if (whole != null) {
+      out.add(whole);
+    }
+    for (Cell[] p : judged) {
+      Finding f = gate.judge(p[0], p[1], drift);
+      if (f != null) {
+        out.add(f);
       }
     }
     out.addAll(modelCheck(current, t));
     missing(out, before, after, current);
     // a baseline of counts only (the JUnit extension's: a test's time is no benchmark)
     boolean times = before.values().stream().anyMatch(b -> Double.isFinite(b.timeMs()));
-    return new BaselineComparison(t, out, compared, times, gate);
+    return new BaselineComparison(t, out, compared, times, gate, drift);
   }
 
   /**
@@ -249,7 +260,7 @@ public final class BaselineComparison {
   public BaselineComparison withInfo(String subject, String message) {
     List<Finding> more = new ArrayList<>(findings);
     more.add(info(subject, message));
-    return new BaselineComparison(tolerances, more, compared, times, gate);
+    return new BaselineComparison(tolerances, more, compared, times, gate, drift);
   }
 
   /** True when nothing failed. */
@@ -303,7 +314,7 @@ public final class BaselineComparison {
         + " failure" + (failures == 1 ? "" : "s") + ", ") + compared + " cell"
         + (compared == 1 ? "" : "s") + " compared (round trips and statements per operation"
         + " exact within " + Format.number(tolerances.countEpsilon()) + (!times
-        ? "; no times in the baseline)" : gate.cells() > 0 ? "; " + gate.describe()
+        ? "; no times in the baseline)" : gate.cells() > 0 ? "; " + gate.describe(drift)
         + ", elsewhere within " + ratios() : "; time within " + ratios());
   }
 

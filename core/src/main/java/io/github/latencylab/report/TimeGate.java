@@ -21,11 +21,20 @@ import java.util.Map;
  * were the noise log-normal; a run of part of the suites is judged as strictly). A cell that
  * fails is measured again before the run believes it, so the rate seen is lower still. The
  * round trips' part of the time is counted, not judged: a round trip more fails on its count.
+ *
+ * <p>A busier machine slows every cell alike, a regression a few: when a run has at least
+ * {@link #DRIFT_CELLS} cells to judge, each is judged relative to the run's drift, the median
+ * over them of ln(now + floor) - ln(baseline + floor), and the drift itself fails the run only
+ * beyond the baseline's {@code timeRatio} (a change that slows every cell alike cannot be told
+ * from a slower machine by time; its counts, the model check and that ratio still see it).
  */
 final class TimeGate {
 
   /** The least noise assumed: 5% (four repeats of a shared machine's time prove no less). */
   static final double MIN_LOG_SD = 0.05;
+
+  /** The fewest cells a run's drift is taken over (fewer: a regression would be its drift). */
+  static final int DRIFT_CELLS = 10;
 
   private final Map<String, TimeNoise> noise;
   private final Map<String, Double> suiteMedian = new HashMap<>();
@@ -60,49 +69,80 @@ final class TimeGate {
     return Math.max(MIN_LOG_SD, Math.max(n.logSd(), suiteMedian.get(n.suite())));
   }
 
-  /** The sds of {@code c}'s noise its time off the wire is above the baseline's. */
-  double sds(Cell c) {
+  /** ln(off the wire now + floor) - ln(the baseline's + floor): how far {@code c} moved. */
+  double step(Cell c) {
     TimeNoise n = noise.get(c.key());
-    double step = Math.log(TimeNoise.offWireMs(c) + floorMs) - Math.log(n.offWireMs() + floorMs);
-    return step / (logSd(c.key()) * Math.sqrt(1 + 1.0 / n.repeats()));
+    return Math.log(TimeNoise.offWireMs(c) + floorMs) - Math.log(n.offWireMs() + floorMs);
   }
 
-  /** The highest time per operation {@code c} may take, its RTTs' part included. */
-  double limitMs(Cell c) {
+  /**
+   * The run's drift: the median step of {@code judged} (cells this gate judges), or 0 when they
+   * are fewer than {@link #DRIFT_CELLS}.
+   */
+  double drift(List<Cell> judged) {
+    return judged.size() < DRIFT_CELLS ? 0
+        : Baseline.median(judged.stream().map(this::step).toList());
+  }
+
+  /** The sds of {@code c}'s noise its time off the wire is above the baseline's and the drift. */
+  double sds(Cell c, double drift) {
     TimeNoise n = noise.get(c.key());
-    double factor = Math.exp(z * logSd(c.key()) * Math.sqrt(1 + 1.0 / n.repeats()));
+    return (step(c) - drift) / (logSd(c.key()) * Math.sqrt(1 + 1.0 / n.repeats()));
+  }
+
+  /** The highest time per operation {@code c} may take at this drift, its RTTs' part included. */
+  double limitMs(Cell c, double drift) {
+    TimeNoise n = noise.get(c.key());
+    double factor = Math.exp(drift + z * logSd(c.key()) * Math.sqrt(1 + 1.0 / n.repeats()));
     return (n.offWireMs() + floorMs) * factor - floorMs + (c.timeMs() - TimeNoise.offWireMs(c));
   }
 
-  /** The finding on {@code b}'s and {@code c}'s time, or null. */
-  BaselineComparison.Finding judge(Cell b, Cell c) {
+  /** The finding on the run's drift: a failure beyond {@code timeRatio}, else null. */
+  BaselineComparison.Finding judgeDrift(double drift, int cells, Tolerances t) {
+    if (Math.exp(drift) <= t.timeRatio()) {
+      return null;
+    }
+    return new BaselineComparison.Finding(BaselineComparison.Level.FAIL, "the run", "time off"
+        + " the wire " + ratio(drift) + " the baseline's at the median of " + cells + " cells"
+        + " (more than " + Format.number(t.timeRatio()) + "x: every cell slower alike, a far"
+        + " slower machine or a change to everything)", false);
+  }
+
+  /** The finding on {@code b}'s and {@code c}'s time at the run's drift, or null. */
+  BaselineComparison.Finding judge(Cell b, Cell c, double drift) {
     TimeNoise n = noise.get(c.key());
-    double sds = sds(c);
+    double sds = sds(c, drift);
     String change = "time/op " + Format.duration(b.timeMs()) + " -> "
         + Format.duration(c.timeMs()) + " (off the wire " + Format.duration(n.offWireMs())
         + " -> " + Format.duration(TimeNoise.offWireMs(c)) + ", "
         + String.format(Locale.ROOT, "%+.1f", sds) + " sd of its noise";
-    String noiseLine = "noise: sd " + String.format(Locale.ROOT, "%.3f", logSd(c.key())) + " of ln(ms + " + Format.number(floorMs) + " ms) over " + n.repeats()
-        + " repeats";
+    String noiseLine = "noise: sd " + String.format(Locale.ROOT, "%.3f", logSd(c.key()))
+        + " of ln(ms + " + Format.number(floorMs) + " ms) over " + n.repeats() + " repeats";
     if (sds > z) {
       return new BaselineComparison.Finding(BaselineComparison.Level.FAIL, c.key(), change
           + "; the limit is " + String.format(Locale.ROOT, "%.1f", z) + " sd = "
-          + Format.duration(limitMs(c)) + " for a " + percent(falseAlarmRate)
+          + Format.duration(limitMs(c, drift)) + (drift == 0 ? "" : " at the run's drift "
+          + ratio(drift)) + " for a " + percent(falseAlarmRate)
           + " false-alarm rate over " + noise.size() + " cells; " + noiseLine + ")", true);
     }
     if (sds < -z) {
       return new BaselineComparison.Finding(BaselineComparison.Level.INFO, c.key(), change
-          + ": faster than its noise explains; if that is the change's purpose, update the"
-          + " baseline)", false);
+          + (drift == 0 ? "" : " beyond the run's drift " + ratio(drift)) + ": faster than its"
+          + " noise explains; if that is the change's purpose, update the baseline)", false);
     }
     return null;
   }
 
-  /** "z 3.5 sd (1% false alarms over 51 cells)": the rule, for the summary line. */
-  String describe() {
+  /** The rule, for the summary line, with the run's drift when one was taken. */
+  String describe(double drift) {
     return "time off the wire within " + String.format(Locale.ROOT, "%.1f", z) + " sd of each"
         + " cell's noise (a " + percent(falseAlarmRate) + " false-alarm rate over " + noise.size()
-        + " cells)";
+        + " cells)" + (drift == 0 ? "" : " above the run's drift " + ratio(drift));
+  }
+
+  /** "1.12x": a drift as the factor it is. */
+  static String ratio(double drift) {
+    return String.format(Locale.ROOT, "%.2fx", Math.exp(drift));
   }
 
   private static String percent(double rate) {

@@ -169,4 +169,58 @@ class TimeGateTest {
         + " baseline " + file + ": cell '" + BATCH_05 + "': Invalid time noise: repeats 1");
   }
 
+  /** Twelve cells of 10 to 21 ms at 0.5 ms (1 round trip), each time {@code factor[i]} x. */
+  static Results twelve(double... factors) {
+    List<Cell> cells = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      cells.add(measured("InsertBenchmark", "s" + i, java.util.Map.of(), "0.5ms", 0.5,
+          (10 + i) * factors[factors.length == 1 ? 0 : i], 1, 1));
+    }
+    return results(cells);
+  }
+
+  static double[] all(double f, int except, double g) {
+    double[] fs = new double[12];
+    java.util.Arrays.fill(fs, f);
+    fs[except] = g;
+    return fs;
+  }
+
+  static final Baseline TWELVE = Baseline.from(List.of(twelve(1), twelve(1.05), twelve(0.95),
+      twelve(1.02)), Tolerances.DEFAULTS);
+
+  @Test
+  void aBusierMachineSlowsEveryCellAlikeAndFailsNone() {
+    BaselineComparison c = BaselineComparison.compare(TWELVE, twelve(1.3));
+
+    assertThat(c.passed()).isTrue();
+    assertThat(c.summary()).contains("time off the wire within 3.1 sd of each cell's noise (a 1%"
+        + " false-alarm rate over 12 cells) above the run's drift 1.27x");
+  }
+
+  @Test
+  void oneCellSlowerThanTheRestFailsAtTheRunsDrift() {
+    BaselineComparison c = BaselineComparison.compare(TWELVE, twelve(all(1.3, 4, 1.3 * 1.4)));
+
+    assertThat(c.failedOnTimeOnly()).containsExactly("InsertBenchmark.s4 @ 0.5ms");
+    assertThat(lines(c)).containsExactly("FAIL InsertBenchmark.s4 @ 0.5ms: time/op 14.14 ms ->"
+        + " 25.48 ms (off the wire 13.56 ms -> 24.98 ms, +5.6 sd of its noise; the limit is 3.1 sd"
+        + " = 22.06 ms at the run's drift 1.27x for a 1% false-alarm rate over 12 cells; noise: sd"
+        + " 0.050 of ln(ms + 2 ms) over 4 repeats)");
+  }
+
+  @Test
+  void aRunSlowerThanTheRatioEverywhereFailsAsAWhole() {
+    BaselineComparison c = BaselineComparison.compare(TWELVE, twelve(4));
+
+    assertThat(lines(c)).contains("FAIL the run: time off the wire 3.72x the baseline's at the"
+        + " median of 12 cells (more than 3x: every cell slower alike, a far slower machine or a"
+        + " change to everything)");
+    assertThat(c.failedOnTimeOnly()).isEmpty(); // measuring a cell again would not answer it
+  }
+
+  @Test
+  void fewerCellsThanADriftNeedsAreJudgedAsTheyAre() {
+    assertThat(BASELINE.timeGate().drift(run(40, 20, 200).cells())).isZero();
+  }
 }
