@@ -55,6 +55,13 @@ public final class ReportCommand implements Callable<Integer> {
           + " --out instead of a report")
   boolean noise;
 
+  @Option(names = "--update-baseline",
+      description = {"With --noise and --baseline: rewrite the baseline from the --results,"
+          + " every one a run of the same profile on unchanged code (an A/A run's repeats, and"
+          + " more runs of the same code at other times, busy and quiet: the noise the gate will"
+          + " meet), each measured cell's time their median and its noise kept for the time gate"})
+  boolean updateBaseline;
+
   @Spec
   CommandSpec spec;
 
@@ -62,6 +69,11 @@ public final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     List<Map.Entry<Path, Results>> runs = results.stream()
         .map(file -> Map.entry(file, JmhJson.read(file))).toList();
+    if (updateBaseline && (!noise || baseline == null)) {
+      throw new IllegalArgumentException("--update-baseline needs --noise and --baseline FILE: a"
+          + " baseline is rewritten from the repeats of unchanged code (one run: bench"
+          + " --update-baseline)");
+    }
     if (noise) {
       return noise(runs);
     }
@@ -111,6 +123,17 @@ public final class ReportCommand implements Callable<Integer> {
     stdout.print(table.markdown().lines().limit(6).collect(
         java.util.stream.Collectors.joining("\n", "", "\n")));
     stdout.println("noise: " + out.resolve("noise.md") + " (also noise.json)");
+    if (updateBaseline && !table.countsMoved()) {
+      try {
+        Baseline written = Baseline.update(runs.stream().map(Map.Entry::getValue).toList(),
+            baseline);
+        stdout.println("latency-lab: baseline rewritten from " + runs.size() + " runs, "
+            + written.noise().size() + " cells with their noise: " + baseline
+            + " (review and commit it)");
+      } catch (IOException e) {
+        throw new IllegalStateException("Cannot write the baseline " + baseline + ": " + e, e);
+      }
+    }
     stdout.flush();
     return table.countsMoved() ? 1 : 0;
   }

@@ -157,4 +157,36 @@ class ReportCommandTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).startsWith("Missing required option: '--results=FILE'");
   }
+
+  @Test
+  void aBaselineIsRewrittenFromKeptRepeatsWithEachCellsNoise(@TempDir Path dir)
+      throws Exception {
+    // the five real repeats of docs/results/noise (the verify profile on unchanged code)
+    String[] args = {"report", "--noise", "--out", dir.toString(), "--baseline",
+        dir.resolve("baseline.json").toString(), "--update-baseline", "--results"};
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(args));
+    for (int r = 1; r <= 5; r++) {
+      all.add(Path.of("../docs/results/noise/repeat-" + r + "/results.json").toString());
+    }
+    Run r = run(all.toArray(String[]::new));
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).contains("latency-lab: baseline rewritten from 5 runs, 50 cells with"
+        + " their noise: " + dir.resolve("baseline.json"));
+    Baseline b = Baseline.read(dir.resolve("baseline.json"));
+    assertThat(b.noise()).hasSize(50);
+    assertThat(b.noise().values()).allSatisfy(n -> assertThat(n.repeats()).isEqualTo(5));
+  }
+
+  @Test
+  void aBaselineIsRewrittenOnlyFromRepeats(@TempDir Path dir) throws Exception {
+    Run r = run("report", "--results", JMH.toString(), "--out", dir.toString(), "--baseline",
+        dir.resolve("b.json").toString(), "--update-baseline");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--update-baseline needs --noise and --baseline FILE: a"
+        + " baseline is rewritten from the repeats of unchanged code (one run: bench"
+        + " --update-baseline)");
+    assertThat(dir.resolve("b.json")).doesNotExist();
+  }
 }
