@@ -187,4 +187,26 @@ class HistoryTest {
         + " 17.0.15; PostgreSQL 16.4; verify profile): results from different machines are"
         + " never compared as if alike");
   }
+
+  @Test
+  void theReportWritesPagesAnOverviewAndAChartPerCellWithAStep(@TempDir Path dir)
+      throws Exception {
+    List<History.Run> runs = new ArrayList<>(stepAtRun7(6.0));
+    runs.set(8, new History.Run(runs.get(8).commit(), "main", false, runs.get(8).results()));
+    HistoryAnalysis a = HistoryAnalysis.of(new History(runs, List.of()));
+
+    List<Path> written = HistoryReport.write(a, dir);
+
+    assertThat(written).extracting(p -> dir.relativize(p).toString()).containsExactly(
+        "history.md", "history.html", "charts/history-overview.svg",
+        "charts/InsertBenchmark-executeBatch-rows-1000-0.5ms-history.svg");
+    String chart = Files.readString(dir.resolve(
+        "charts/InsertBenchmark-executeBatch-rows-1000-0.5ms-history.svg"));
+    assertThat(chart).contains(">a000006 +").contains(">a000008 \u2717</text>");
+    assertThat(Files.readString(dir.resolve("history.md")))
+        .contains("| " + KEY + " | time/op | 4.")
+        .contains("| 9 | `" + commit(8) + "` | main | 2026-11-18T12:00:00Z | FAILED | 1 |");
+    assertThat(HistoryReport.console(a)).endsWith("12 runs compared (a000000 to a00000b),"
+        + " 1 measured cell, 1 step\n");
+  }
 }
