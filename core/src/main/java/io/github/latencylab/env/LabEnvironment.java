@@ -59,6 +59,23 @@ public record LabEnvironment(
         && Objects.equals(javaVm, other.javaVm) && maxHeapMb == other.maxHeapMb;
   }
 
+  /**
+   * Whether times measured in both compare as alike: the same machine ({@link #sameMachine})
+   * and the same database (backend, PostgreSQL version and settings, link). A history compares
+   * a cell's times only between runs whose environments are alike.
+   */
+  public boolean sameEnvironment(LabEnvironment other) {
+    return other != null && sameEnvironmentKey().equals(other.sameEnvironmentKey());
+  }
+
+  /** What {@link #sameEnvironment} compares, as one string: equal keys, alike environments. */
+  public String sameEnvironmentKey() {
+    return String.join("|", host, os, String.valueOf(cpus), javaVersion, javaVm,
+        String.valueOf(maxHeapMb), backend, postgresVersion,
+        postgresSettings == null ? "" : new java.util.TreeMap<>(postgresSettings).toString(),
+        link);
+  }
+
   /** "Linux 6.1 amd64, 2 CPUs, Java 17.0.15": the machine, as a report names it. */
   public String machine() {
     List<String> parts = new ArrayList<>();

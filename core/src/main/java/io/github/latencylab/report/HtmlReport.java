@@ -19,7 +19,7 @@ final class HtmlReport {
   private HtmlReport() {
   }
 
-  private static final String CSS = """
+  static final String CSS = """
       :root { color-scheme: light; }
       body { font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue',
         Arial, sans-serif; color: #222; background: #fafafa; margin: 0; }

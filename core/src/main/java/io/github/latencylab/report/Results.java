@@ -85,7 +85,8 @@ public record Results(String kind, String createdAt, String profile,
     JSON.writeValue(file.toFile(), toJson());
   }
 
-  private ObjectNode toJson() {
+  /** The JSON {@link #write} writes: the one format of cells (a history's runs too). */
+  ObjectNode toJson() {
     ObjectNode root = JSON.createObjectNode();
     root.put("kind", kind);
     root.put("createdAt", createdAt);

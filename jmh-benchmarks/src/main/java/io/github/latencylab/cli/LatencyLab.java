@@ -12,7 +12,7 @@ import picocli.CommandLine;
     subcommands = {BenchCommand.class, DemoCommand.class, CalibrateCommand.class,
         CopyReferenceCommand.class, PgbenchCommand.class, KnobsCommand.class,
         LinkCheckCommand.class,
-        ReportCommand.class})
+        ReportCommand.class, HistoryCommand.class})
 public final class LatencyLab implements Runnable {
 
   @CommandLine.Spec

@@ -2,6 +2,7 @@ package io.github.latencylab.bench.runner;
 
 import io.github.latencylab.bench.support.MeasuredRtt;
 import io.github.latencylab.bench.support.WireMetricsProfiler;
+import io.github.latencylab.cli.HistoryCommand;
 import io.github.latencylab.cli.LabOptions;
 import io.github.latencylab.cli.Progress;
 import io.github.latencylab.cli.RttConverter;
@@ -15,6 +16,7 @@ import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.BaselineComparison;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
+import io.github.latencylab.report.History;
 import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
@@ -148,6 +150,12 @@ public final class BenchCommand implements Callable<Integer> {
               + " judges its time (docs/reading-results.md)"})
   int repeats;
 
+  @Option(names = "--history", paramLabel = "FILE",
+      description = {"Append this run to a history after it finishes, passed or failed (the"
+          + " commit from $GITHUB_SHA, $CI_COMMIT_SHA or git rev-parse HEAD): see"
+          + " ./latency-lab history"})
+  Path history;
+
   @Mixin
   LabOptions labOptions;
 
@@ -202,6 +210,14 @@ public final class BenchCommand implements Callable<Integer> {
           + " add --shard K/N, or leave it out");
     }
     TimeLeft timeLeft = new TimeLeft(plan, sweep, budget);
+    if (history != null && repeats > 1) {
+      throw new IllegalArgumentException("--history with --repeat " + repeats + ": an A/A run"
+          + " measures the noise of one commit; append its repeats with history append if"
+          + " wanted");
+    }
+    // the commit is known before the run, or the run is not started for nothing
+    String commit = history == null || list ? null
+        : HistoryCommand.commit(null, System.getenv(), Path.of(""));
     if (list) {
       for (Planned p : plan) {
         for (Rtt rtt : sweep) {
@@ -281,6 +297,13 @@ public final class BenchCommand implements Callable<Integer> {
     ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve("jmh-results.json")
         .toString()).writeOut(raw.values());
     ReportWriter.write(all, out, comparison);
+    if (history != null) {
+      History.Run run = new History.Run(commit, HistoryCommand.ref(System.getenv()),
+          comparison == null ? null : comparison.passed(), all);
+      History.append(history, run);
+      System.err.println("latency-lab: appended run " + run.shortCommit() + " to " + history
+          + (run.failed() ? " (flagged: its gate failed)" : ""));
+    }
     System.out.println();
     System.out.print(ReportWriter.consoleTable(all));
     System.out.println("report: " + out.resolve("report.html") + " (also report.md, results.json,"
