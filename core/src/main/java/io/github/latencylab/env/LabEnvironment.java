@@ -70,7 +70,15 @@ public record LabEnvironment(
 
   /** What {@link #sameEnvironment} compares, as one string: equal keys, alike environments. */
   public String sameEnvironmentKey() {
-    return String.join("|", host, os, String.valueOf(cpus), javaVersion, javaVm,
+    return sameEnvironmentKey(null);
+  }
+
+  /**
+   * The same key with {@code machine} in place of the host name when it is not null: runners
+   * of one class, each run on a host of its own, compared as one machine on purpose.
+   */
+  public String sameEnvironmentKey(String machine) {
+    return String.join("|", machine != null ? machine : host, os, String.valueOf(cpus), javaVersion, javaVm,
         String.valueOf(maxHeapMb), backend, postgresVersion,
         postgresSettings == null ? "" : new java.util.TreeMap<>(postgresSettings).toString(),
         link);

@@ -46,12 +46,22 @@ public record History(List<Run> runs, List<Mark> marks) {
    * @param commit the commit measured, its full hash
    * @param ref the branch or tag it ran on, or null
    * @param passed whether its baseline check passed, or null when it had none
+   * @param machine the machine's name in place of its host name, or null: a class of CI
+   *     runners whose every run has a host of its own ("github ubuntu-latest 2-core"), which a
+   *     team decides to compare as one machine
    * @param results its cells and environment
    */
-  public record Run(String commit, String ref, Boolean passed, Results results) {
+  public record Run(String commit, String ref, Boolean passed, String machine,
+      Results results) {
 
     public Run {
       commit = checkedCommit(commit, "run");
+      machine = machine == null || machine.isBlank() ? null : machine.trim();
+    }
+
+    /** A run on the machine its environment names. */
+    public Run(String commit, String ref, Boolean passed, Results results) {
+      this(commit, ref, passed, null, results);
     }
 
     /** The commit's first seven characters, as git abbreviates it. */
@@ -140,7 +150,7 @@ public record History(List<Run> runs, List<Mark> marks) {
         } else if (n.has("commit")) {
           JsonNode passed = n.path("passed");
           runs.add(new Run(n.path("commit").asText(), n.path("ref").asText(null),
-              passed.isBoolean() ? passed.booleanValue() : null,
+              passed.isBoolean() ? passed.booleanValue() : null, n.path("machine").asText(null),
               Results.fromJson(Path.of(where), n)));
         } else {
           throw new IllegalArgumentException("neither a run (with \"commit\") nor a mark"
@@ -168,6 +178,9 @@ public record History(List<Run> runs, List<Mark> marks) {
       line.putNull("passed");
     } else {
       line.put("passed", run.passed());
+    }
+    if (run.machine() != null) {
+      line.put("machine", run.machine());
     }
     line.setAll(run.results().toJson());
     appendLine(file, line);
@@ -212,7 +225,7 @@ public record History(List<Run> runs, List<Mark> marks) {
     StringBuilder key = new StringBuilder(String.valueOf(r.profile()));
     if (r.machines().isEmpty()) {
       key.append(" ").append(r.environment() == null ? "none"
-          : r.environment().sameEnvironmentKey());
+          : r.environment().sameEnvironmentKey(run.machine()));
     } else {
       r.machines().values().stream().map(e -> e == null ? "none" : e.sameEnvironmentKey())
           .sorted().forEach(k -> key.append(" ").append(k));
@@ -230,7 +243,8 @@ public record History(List<Run> runs, List<Mark> marks) {
     } else if (env == null) {
       parts.add("no environment recorded");
     } else {
-      parts.add((env.host() == null ? "" : env.host() + ": ") + env.machine());
+      String host = run.machine() != null ? run.machine() : env.host();
+      parts.add((host == null ? "" : host + ": ") + env.machine());
     }
     if (env != null && env.postgresVersion() != null) {
       parts.add("PostgreSQL " + env.postgresVersion());

@@ -189,6 +189,35 @@ class HistoryTest {
   }
 
   @Test
+  void hostedRunnersOfOneClassCompareWhenNamedAsOneMachine(@TempDir Path dir) throws Exception {
+    // a hosted runner has a new host every run: without a name, only the last run compares
+    List<History.Run> named = new ArrayList<>();
+    List<History.Run> unnamed = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      History.Run r = run(i, environment("runner-" + i, 2), 4.0 + 0.01 * i, 4);
+      unnamed.add(r);
+      named.add(new History.Run(r.commit(), r.ref(), r.passed(), "github Linux X64",
+          r.results()));
+    }
+    Path file = dir.resolve("h.jsonl");
+    for (History.Run r : named) {
+      History.append(file, r);
+    }
+
+    assertThat(HistoryAnalysis.of(new History(unnamed, List.of())).compared()).hasSize(1);
+    HistoryAnalysis a = HistoryAnalysis.of(History.read(file));
+    assertThat(a.compared()).hasSize(6);
+    assertThat(a.excluded()).isEmpty();
+    assertThat(History.describeEnvironment(History.read(file).runs().get(0)))
+        .startsWith("github Linux X64: Linux 6.1 amd64, 2 CPUs");
+    // the rest of the environment still has to match
+    History.Run bigger = run(9, environment("runner-9", 8), 4.0, 4);
+    named.add(new History.Run(bigger.commit(), null, true, "github Linux X64",
+        bigger.results()));
+    assertThat(HistoryAnalysis.of(new History(named, List.of())).compared()).hasSize(1);
+  }
+
+  @Test
   void theReportWritesPagesAnOverviewAndAChartPerCellWithAStep(@TempDir Path dir)
       throws Exception {
     List<History.Run> runs = new ArrayList<>(stepAtRun7(6.0));

@@ -63,6 +63,13 @@ public final class HistoryCommand implements Runnable {
         + " $GITHUB_REF_NAME, else $CI_COMMIT_REF_NAME)")
     String ref;
 
+    @Option(names = "--machine", paramLabel = "NAME", description = "The machine's name in"
+        + " place of its host name, e.g. \"github ubuntu-latest\": hosted CI runners get a new"
+        + " host every run, and runs of another host are never compared; a team that decides"
+        + " its runners of one class are alike names them so (the rest of the environment must"
+        + " still match: OS, CPUs, Java, heap, PostgreSQL and its settings, link, profile)")
+    String machine;
+
     @Option(names = "--gate", paramLabel = "OUTCOME", description = "Whether the run's"
         + " baseline check passed: passed or failed (GitHub's success and failure too); a"
         + " failed run is history too, flagged")
@@ -78,7 +85,7 @@ public final class HistoryCommand implements Runnable {
         History.read(history); // a broken history is said now, not at the next report
       }
       History.Run line = new History.Run(commit(commit, System.getenv(), Path.of("")),
-          ref != null ? ref : ref(System.getenv()), gate(gate), run);
+          ref != null ? ref : ref(System.getenv()), gate(gate), machine, run);
       History.append(history, line);
       PrintWriter out = spec.commandLine().getOut();
       out.println("appended run " + line.shortCommit() + " (" + run.cells().size() + " cells, "
