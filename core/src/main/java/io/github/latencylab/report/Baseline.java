@@ -198,6 +198,15 @@ public record Baseline(int format, String createdAt, String profile, String meas
     return new TimeGate(noise, tolerances);
   }
 
+  /**
+   * Whether {@code results} ran where this baseline was measured (backend, PostgreSQL, Java, OS,
+   * CPUs), or either does not say: noise measured on one machine sizes no gate on another.
+   */
+  boolean measuredAlike(Results results) {
+    String here = measuredOn(results.environment());
+    return measuredOn == null || here == null || measuredOn.equals(here);
+  }
+
   /** The cells by key. */
   public Map<String, Cell> byKey() {
     Map<String, Cell> map = new LinkedHashMap<>();
@@ -353,7 +362,8 @@ public record Baseline(int format, String createdAt, String profile, String meas
     return Double.isFinite(v) ? Math.round(v * 1000) / 1000.0 : v;
   }
 
-  private static String measuredOn(LabEnvironment env) {
+  /** "embedded backend, PostgreSQL 17.6, Java 17.0.15, Linux ..., 2 CPUs", or null. */
+  static String measuredOn(LabEnvironment env) {
     if (env == null) {
       return null;
     }

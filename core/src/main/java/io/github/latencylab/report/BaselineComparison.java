@@ -79,8 +79,15 @@ public final class BaselineComparison {
   /** Checks {@code current} against {@code baseline} and against the model. */
   public static BaselineComparison compare(Baseline baseline, Results current) {
     Tolerances t = baseline.tolerances();
-    TimeGate gate = baseline.timeGate();
     List<Finding> out = new ArrayList<>();
+    TimeGate gate = baseline.timeGate();
+    if (gate.cells() > 0 && !baseline.measuredAlike(current)) {
+      gate = new TimeGate(Map.of(), t);
+      out.add(info("time", "the baseline's noise was measured on " + baseline.measuredOn()
+          + ", this run on " + Baseline.measuredOn(current.environment()) + ": times judged by"
+          + " the ratio rule only (results from different machines are never compared as if"
+          + " alike)"));
+    }
     Map<String, Cell> before = baseline.byKey();
     Map<String, Cell> after = new LinkedHashMap<>();
     current.cells().stream().sorted(Cell.ORDER).forEach(c -> after.put(c.key(), c));

@@ -223,4 +223,29 @@ class TimeGateTest {
   void fewerCellsThanADriftNeedsAreJudgedAsTheyAre() {
     assertThat(BASELINE.timeGate().drift(run(40, 20, 200).cells())).isZero();
   }
+
+  static Results on(String backend, Results r) {
+    return new Results(r.kind(), r.createdAt(), r.profile(), new io.github.latencylab.env
+        .LabEnvironment(backend, backend + " PostgreSQL 17.6", "17.6", java.util.Map.of(),
+        "42.7.10", "2.12.0", java.util.Map.of(), null, "17.0.15", "OpenJDK 64-Bit Server VM",
+        "Linux 6.1 amd64", 2, 1024, "ci"), r.cells());
+  }
+
+  @Test
+  void noiseMeasuredOnOneMachineSizesNoGateOnAnother() {
+    Baseline embedded = Baseline.from(REPEATS.stream().map(r -> on("embedded", r)).toList(),
+        Tolerances.DEFAULTS);
+
+    // off the wire 14 -> 38 ms at 20 ms: beyond its noise here, within 3x over there
+    assertThat(BaselineComparison.compare(embedded, on("embedded", run(14, 20, 118))).passed())
+        .isFalse();
+    BaselineComparison there = BaselineComparison.compare(embedded,
+        on("testcontainers", run(14, 20, 118)));
+    assertThat(there.passed()).isTrue();
+    assertThat(lines(there)).containsExactly("INFO time: the baseline's noise was measured on"
+        + " embedded backend, PostgreSQL 17.6, Java 17.0.15, Linux 6.1 amd64, 2 CPUs, this run on"
+        + " testcontainers backend, PostgreSQL 17.6, Java 17.0.15, Linux 6.1 amd64, 2 CPUs: times"
+        + " judged by the ratio rule only (results from different machines are never compared as"
+        + " if alike)");
+  }
 }
