@@ -194,8 +194,12 @@ public record Baseline(int format, String createdAt, String profile, String meas
   }
 
   /** The time gate sized by this baseline's noise (judges no cell when it has none). */
+  TimeGate timeGate(boolean measuredAgain) {
+    return new TimeGate(noise, tolerances, measuredAgain);
+  }
+
   TimeGate timeGate() {
-    return new TimeGate(noise, tolerances);
+    return timeGate(false);
   }
 
   /**

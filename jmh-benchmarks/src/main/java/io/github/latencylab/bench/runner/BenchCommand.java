@@ -419,7 +419,7 @@ public final class BenchCommand implements Callable<Integer> {
         planned.add(p.series().keyAt(rtt));
       }
     }
-    return BaselineComparison.compare(Baseline.read(baseline).only(planned), all);
+    return BaselineComparison.compare(Baseline.read(baseline).only(planned), all, true);
   }
 
   static Profile profile(String name) {
