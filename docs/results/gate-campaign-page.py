@@ -63,11 +63,14 @@ def section(campaign):
     if seeded:
         out += ["**Seeded regressions**: the share caught (the seeded cell failed) and anything"
                 " else that failed in the same runs:", "",
-                "| seeded | runs | caught | share | by (sd of its noise, each run) | other cells"
+                "| seeded | runs | caught | share | by (each run caught: sd of its noise, or the count) | other cells"
                 " failed |", "|---|---:|---:|---:|---|---|"]
         for label, group in seeded.items():
             caught = [r for r in group if any("Canary" in cell(f) for f in r["fails"])]
-            by = ", ".join(sds(f) for r in group for f in r["fails"] if "Canary" in cell(f))
+            by = ", ".join(next((sds(f) if sds(f) != "count" else "round trips "
+                                 + f.split("round trips/op ", 1)[1].split(" (", 1)[0]
+                                 for f in r["fails"] if "Canary" in cell(f)), "-")
+                           for r in caught)
             other = sum(1 for r in group for f in r["fails"] if "Canary" not in cell(f))
             out.append(f"| {label} | {len(group)} | {len(caught)} | "
                        f"{100 * len(caught) // len(group)}% | {by or '-'} | {other} |")

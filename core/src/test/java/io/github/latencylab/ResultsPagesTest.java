@@ -61,6 +61,11 @@ class ResultsPagesTest {
     assertWholePage("noise.md", "noise-page.py", "noise");
   }
 
+  @Test
+  void gateCampaignIsItsRuns() throws Exception {
+    assertWholePage("gate-campaign.md", "gate-campaign-page.py", "gate-campaign");
+  }
+
   /** inserts.md: generated tables in prose that says which run they come from. */
   @Test
   void insertsTablesAreItsJson() throws Exception {

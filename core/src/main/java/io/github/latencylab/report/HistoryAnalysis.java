@@ -24,13 +24,19 @@ import java.util.TreeMap;
  * reported as intended (the levels either side tested as a change point is), and the
  * analysis and the current level ("since") start again from it.
  *
+ * <p>A busier or quieter machine moves every cell of a run alike, a change a few: as the gate
+ * does ({@link TimeGate}), a run of ten cells or more is read over its drift, the median over
+ * its cells of each one's time over that cell's median across the runs, before its times are
+ * searched for steps (a step's levels are in those drift-corrected milliseconds).
+ *
  * @param compared the runs compared, in history order
  * @param excluded the runs of other environments, not compared
  * @param trends each measured cell's times and steps, in {@link Cell#ORDER}
  * @param unmatchedMarks marks whose commit is not among the compared runs
+ * @param drift each compared run's drift (1 where it had fewer than ten measured cells)
  */
 public record HistoryAnalysis(List<History.Run> compared, List<History.Run> excluded,
-    List<Trend> trends, List<History.Mark> unmatchedMarks) {
+    List<Trend> trends, List<History.Mark> unmatchedMarks, List<Double> drift) {
 
   /** The one line the report gives runs it does not compare. */
   public static final String NOT_COMPARED = "results from different machines are never"
@@ -171,14 +177,33 @@ public record HistoryAnalysis(List<History.Run> compared, List<History.Run> excl
         }
       }
     }
+    double[] drift = drift(compared.size(), runsOf, cellsOf);
     List<Trend> trends = new ArrayList<>();
     any.values().stream().sorted(Cell.ORDER).forEach(c -> trends.add(trend(c.key(),
-        runsOf.get(c.key()), cellsOf.get(c.key()), compared, cuts)));
-    return new HistoryAnalysis(compared, excluded, trends, unmatched);
+        runsOf.get(c.key()), cellsOf.get(c.key()), compared, cuts, drift)));
+    return new HistoryAnalysis(compared, excluded, trends, unmatched,
+        java.util.Arrays.stream(drift).boxed().toList());
+  }
+
+  /** Each run's drift: the median over its cells of time / the cell's median, with ten or more. */
+  private static double[] drift(int runs, Map<String, List<Integer>> runsOf,
+      Map<String, List<Cell>> cellsOf) {
+    List<List<Double>> ratios = new ArrayList<>();
+    for (int i = 0; i < runs; i++) {
+      ratios.add(new ArrayList<>());
+    }
+    cellsOf.forEach((key, cells) -> {
+      double median = Baseline.median(cells.stream().map(Cell::timeMs).toList());
+      for (int i = 0; i < cells.size(); i++) {
+        ratios.get(runsOf.get(key).get(i)).add(cells.get(i).timeMs() / median);
+      }
+    });
+    return ratios.stream().mapToDouble(r -> r.size() < TimeGate.DRIFT_CELLS ? 1
+        : Baseline.median(r)).toArray();
   }
 
   private static Trend trend(String key, List<Integer> runs, List<Cell> cells,
-      List<History.Run> compared, Map<Integer, History.Mark> cuts) {
+      List<History.Run> compared, Map<Integer, History.Mark> cuts, double[] drift) {
     List<Step> steps = new ArrayList<>();
     // counts: deterministic, a move between consecutive runs is a step
     for (int i = 1; i < cells.size(); i++) {
@@ -204,7 +229,8 @@ public record HistoryAnalysis(List<History.Run> compared, List<History.Run> excl
     double[] lastLevel = null;
     for (int s = 0; s < stretches.size(); s++) {
       List<Integer> stretch = stretches.get(s);
-      double[] times = stretch.stream().mapToDouble(i -> cells.get(i).timeMs()).toArray();
+      double[] times = stretch.stream()
+          .mapToDouble(i -> cells.get(i).timeMs() / drift[runs.get(i)]).toArray();
       List<ChangePoints.Point> points = ChangePoints.of(times);
       int firstLevelEnd = points.isEmpty() ? times.length : points.get(0).index();
       if (lastLevel != null) {

@@ -36,7 +36,7 @@ public final class HistoryReport {
       s.append("mark at ").append(m.commit()).append(" (").append(m.reason())
           .append("): no compared run has this commit\n");
     }
-    return s.append(summary(a)).append('\n').toString();
+    return s.append(driftLine(a)).append('\n').append(summary(a)).append('\n').toString();
   }
 
   /** "12 runs compared (a000000 to a00000b), 67 measured cells, 2 steps (1 intended)". */
@@ -84,7 +84,16 @@ public final class HistoryReport {
       + " runs (Otava's defaults); measured cells only. Round trips and statements per"
       + " operation are counted, not timed: a move between two runs is a step by itself. A"
       + " mark makes the step at its commit intended, and each cell's level starts again from"
-      + " it. Only runs of one machine and database are compared.";
+      + " it. Only runs of one machine and database are compared. A run of ten cells or more is"
+      + " read over its drift (the median over its cells of time / the cell's median: a busier"
+      + " machine moves every cell alike), so a step's levels are drift-corrected times.";
+
+  /** "drift per run: 1.02x, 0.97x, ...": what the analysis divided each run's times by. */
+  static String driftLine(HistoryAnalysis a) {
+    return "drift per run (each run's times divided by it before the search): " + String.join(
+        ", ", a.drift().stream().map(d -> String.format(java.util.Locale.ROOT, "%.2fx", d))
+            .toList());
+  }
 
   static String markdown(HistoryAnalysis a) {
     StringBuilder m = new StringBuilder("# Latency history\n\n");
@@ -94,6 +103,7 @@ public final class HistoryReport {
     if (a.excludedLine() != null) {
       m.append(a.excludedLine()).append(".\n\n");
     }
+    m.append(driftLine(a)).append(".\n\n");
     m.append("![all cells](charts/history-overview.svg)\n\n## Steps\n\n");
     if (a.steps().isEmpty()) {
       m.append("None: no cell's time changed level, no count moved.\n");

@@ -218,6 +218,31 @@ class HistoryTest {
   }
 
   @Test
+  void aBusierMachineMovesEveryCellAlikeAndIsNoStep() {
+    // 12 cells over 12 runs; runs 3 to 6 on a machine 1.6x busier; cell s5 50% slower from run 8
+    Random noise = new Random(7);
+    List<History.Run> runs = new ArrayList<>();
+    for (int r = 0; r < 12; r++) {
+      List<Cell> cells = new ArrayList<>();
+      for (int c = 0; c < 12; c++) {
+        double busy = r >= 2 && r <= 5 ? 1.6 : 1.0;
+        double step = c == 5 && r >= 7 ? 1.5 : 1.0;
+        cells.add(measured("InsertBenchmark", "s" + c, Map.of(), "0.5ms", 0.5,
+            (10 + c) * busy * step * (0.97 + 0.06 * noise.nextDouble()), 1, 1));
+      }
+      runs.add(new History.Run(commit(r), "main", true,
+          new Results("bench", "2026-11-28T12:00:00Z", "verify", CI, cells)));
+    }
+
+    HistoryAnalysis a = HistoryAnalysis.of(new History(runs, List.of()));
+
+    assertThat(a.drift().get(3)).isBetween(1.5, 1.7);
+    assertThat(a.steps()).extracting(HistoryAnalysis.Step::cell, HistoryAnalysis.Step::run)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("InsertBenchmark.s5 @ 0.5ms", 7));
+    assertThat(a.steps().get(0).first().commit()).isEqualTo(commit(7));
+  }
+
+  @Test
   void theReportWritesPagesAnOverviewAndAChartPerCellWithAStep(@TempDir Path dir)
       throws Exception {
     List<History.Run> runs = new ArrayList<>(stepAtRun7(6.0));
