@@ -36,7 +36,7 @@ public final class HistoryReport {
       s.append("mark at ").append(m.commit()).append(" (").append(m.reason())
           .append("): no compared run has this commit\n");
     }
-    return s.append(driftLine(a)).append('\n').append(summary(a)).append('\n').toString();
+    return s.append(summary(a)).append('\n').append(driftLine(a)).append('\n').toString();
   }
 
   /** "12 runs compared (a000000 to a00000b), 67 measured cells, 2 steps (1 intended)". */

@@ -261,6 +261,7 @@ class HistoryTest {
         .contains("| " + KEY + " | time/op | 4.")
         .contains("| 9 | `" + commit(8) + "` | main | 2026-11-18T12:00:00Z | FAILED | 1 |");
     assertThat(HistoryReport.console(a)).endsWith("12 runs compared (a000000 to a00000b),"
-        + " 1 measured cell, 1 step\n");
+        + " 1 measured cell, 1 step\ndrift per run (each run's times divided by it before the"
+        + " search): " + String.join(", ", java.util.Collections.nCopies(12, "1.00x")) + "\n");
   }
 }

@@ -52,7 +52,8 @@ class HistoryCommandTest {
     assertThat(report.exitCode()).as(report.err()).isZero();
     // the same results twice: nothing moved
     assertThat(report.out()).startsWith("2 runs compared (1a2b3c4 to 2b3c4d5), ")
-        .contains(" measured cells, 0 steps\nwrote 3 files to ");
+        .contains(" measured cells, 0 steps\ndrift per run (each run's times divided by it before"
+            + " the search): 1.00x, 1.00x\nwrote 3 files to ");
     assertThat(dir.resolve("out/history.html")).isNotEmptyFile();
   }
 
