@@ -85,8 +85,7 @@ public final class BaselineComparison {
    * Checks {@code current} against {@code baseline} and against the model.
    *
    * @param measuredAgain whether the caller measures a cell that fails on time alone once more
-   *     and believes it only when it fails again (the bench runner does): the time gate's
-   *     false-alarm rate is then shared by the two measurements ({@link TimeGate})
+   *     and believes it only when it fails again (the bench runner does), as the summary says
    */
   public static BaselineComparison compare(Baseline baseline, Results current,
       boolean measuredAgain) {

@@ -19,9 +19,10 @@ import java.util.Map;
  * uncertainty and z is the normal quantile of {@code falseAlarmRate / K}, K the cells of the
  * baseline with noise (Bonferroni: at most that rate of runs of unchanged code fail anywhere,
  * were the noise log-normal; a run of part of the suites is judged as strictly). Where a cell
- * that fails is measured again and fails only when both measurements do (the bench runner), z is
- * the quantile of sqrt(falseAlarmRate / K) instead: two independent measurements both beyond it
- * have that chance (a busy spell that outlasts both is what the campaigns measure). The
+ * that fails is measured again and fails only when both measurements do (the bench runner), z
+ * stays the same: the second measurement runs in the same Lab minutes later and is not
+ * independent of the first (the gate's campaign saw a cell beyond 2.2 sd twice in a row on an
+ * idle machine, docs/results/gate-campaign.md), so it only removes spikes. The
  * round trips' part of the time is counted, not judged: a round trip more fails on its count.
  *
  * <p>A busier machine slows every cell alike, a regression a few: when a run has at least
@@ -51,9 +52,7 @@ final class TimeGate {
     this.floorMs = t.timeFloorMs();
     this.falseAlarmRate = t.falseAlarmRate();
     this.measuredAgain = measuredAgain;
-    double perMeasurement = falseAlarmRate / noise.size();
-    this.z = noise.isEmpty() ? Double.NaN
-        : NormalTail.quantile(measuredAgain ? Math.sqrt(perMeasurement) : perMeasurement);
+    this.z = noise.isEmpty() ? Double.NaN : NormalTail.quantile(falseAlarmRate / noise.size());
     Map<String, List<Double>> bySuite = new HashMap<>();
     noise.values().forEach(n -> bySuite.computeIfAbsent(n.suite(), k -> new ArrayList<>())
         .add(n.logSd()));

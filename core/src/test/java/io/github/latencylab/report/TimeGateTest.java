@@ -250,14 +250,13 @@ class TimeGateTest {
   }
 
   @Test
-  void aGateThatMeasuresFailuresAgainSharesTheRateBetweenTheTwo() {
-    // 1% over 3 cells: 2.7 sd for one measurement, 1.6 sd each for two that must both fail
-    BaselineComparison once = BaselineComparison.compare(BASELINE, run(18, 20, 94));
-    BaselineComparison twice = BaselineComparison.compare(BASELINE, run(18, 20, 94), true);
+  void aGateThatMeasuresFailuresAgainHoldsEachToTheSameLimit() {
+    // a second measurement in the same Lab is no independent test: the limit stays 2.7 sd
+    BaselineComparison once = BaselineComparison.compare(BASELINE, run(22, 20, 94));
+    BaselineComparison twice = BaselineComparison.compare(BASELINE, run(22, 20, 94), true);
 
-    assertThat(once.passed()).isTrue();
-    assertThat(twice.failedOnTimeOnly()).containsExactly(BATCH_05);
-    assertThat(twice.summary()).contains("time off the wire within 1.6 sd of each cell's noise"
+    assertThat(twice.findings()).isEqualTo(once.findings());
+    assertThat(twice.summary()).contains("time off the wire within 2.7 sd of each cell's noise"
         + " (a 1% false-alarm rate over 3 cells, each failure measured again)");
   }
 }
