@@ -170,7 +170,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
     List<Cell> cells = new ArrayList<>();
     for (Cell c : last.cells()) {
       List<Double> ts = times.get(c.key());
-      cells.add(cellOf(c.predicted() || ts == null ? c : c.withTime(median(ts), Double.NaN)));
+      cells.add(cellOf(c.predicted() || ts == null ? c : c.withTime(Median.of(ts), Double.NaN)));
     }
     return new Baseline(FORMAT, Instant.now().toString(), last.profile(),
         measuredOn(last.environment()), tolerances, cells,
@@ -196,10 +196,6 @@ public record Baseline(int format, String createdAt, String profile, String meas
   /** The time gate sized by this baseline's noise (judges no cell when it has none). */
   TimeGate timeGate(boolean measuredAgain) {
     return new TimeGate(noise, tolerances, measuredAgain);
-  }
-
-  TimeGate timeGate() {
-    return timeGate(false);
   }
 
   /**
@@ -355,11 +351,6 @@ public record Baseline(int format, String createdAt, String profile, String meas
     } else {
       n.put(name, value);
     }
-  }
-
-  static double median(List<Double> xs) {
-    double[] s = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
   private static double round(double v) {

@@ -193,13 +193,13 @@ public record HistoryAnalysis(List<History.Run> compared, List<History.Run> excl
       ratios.add(new ArrayList<>());
     }
     cellsOf.forEach((key, cells) -> {
-      double median = Baseline.median(cells.stream().map(Cell::timeMs).toList());
+      double median = Median.of(cells.stream().map(Cell::timeMs).toList());
       for (int i = 0; i < cells.size(); i++) {
         ratios.get(runsOf.get(key).get(i)).add(cells.get(i).timeMs() / median);
       }
     });
     return ratios.stream().mapToDouble(r -> r.size() < TimeGate.DRIFT_CELLS ? 1
-        : Baseline.median(r)).toArray();
+        : Median.of(r)).toArray();
   }
 
   private static Trend trend(String key, List<Integer> runs, List<Cell> cells,

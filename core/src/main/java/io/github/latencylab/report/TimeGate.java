@@ -56,7 +56,7 @@ final class TimeGate {
     Map<String, List<Double>> bySuite = new HashMap<>();
     noise.values().forEach(n -> bySuite.computeIfAbsent(n.suite(), k -> new ArrayList<>())
         .add(n.logSd()));
-    bySuite.forEach((suite, sds) -> suiteMedian.put(suite, Baseline.median(sds)));
+    bySuite.forEach((suite, sds) -> suiteMedian.put(suite, Median.of(sds)));
   }
 
   /** Whether the baseline measured this cell's noise. */
@@ -87,7 +87,7 @@ final class TimeGate {
    */
   double drift(List<Cell> judged) {
     return judged.size() < DRIFT_CELLS ? 0
-        : Baseline.median(judged.stream().map(this::step).toList());
+        : Median.of(judged.stream().map(this::step).toList());
   }
 
   /** The sds of {@code c}'s noise its time off the wire is above the baseline's and the drift. */

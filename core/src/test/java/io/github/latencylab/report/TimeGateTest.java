@@ -104,7 +104,7 @@ class TimeGateTest {
 
   @Test
   void aNoisyCellIsAllowedItsNoiseAndAQuietOneItsSuitesMedian() {
-    TimeGate gate = BASELINE.timeGate();
+    TimeGate gate = BASELINE.timeGate(false);
     // executeBatch at 0.5 ms is the noisiest; executeEach is quieter than its suite's median
     assertThat(gate.logSd(BATCH_05)).isEqualTo(BASELINE.noise().get(BATCH_05).logSd());
     assertThat(BASELINE.noise().get(EACH_05).logSd()).isLessThan(TimeGate.MIN_LOG_SD);
@@ -143,7 +143,7 @@ class TimeGateTest {
     assertThat(Files.readString(file)).contains("\"falseAlarmRate\" : 0.01",
         "\"repeats\" : 4,");
     // a run of part of the cells is judged as strictly: the rate is shared by all three
-    assertThat(back.only(java.util.Set.of(BATCH_20)).timeGate().cells()).isEqualTo(3);
+    assertThat(back.only(java.util.Set.of(BATCH_20)).timeGate(false).cells()).isEqualTo(3);
   }
 
   @Test
@@ -221,7 +221,7 @@ class TimeGateTest {
 
   @Test
   void fewerCellsThanADriftNeedsAreJudgedAsTheyAre() {
-    assertThat(BASELINE.timeGate().drift(run(40, 20, 200).cells())).isZero();
+    assertThat(BASELINE.timeGate(false).drift(run(40, 20, 200).cells())).isZero();
   }
 
   static Results on(String backend, Results r) {

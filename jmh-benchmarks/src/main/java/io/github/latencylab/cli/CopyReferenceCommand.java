@@ -7,6 +7,7 @@ import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
+import io.github.latencylab.report.Median;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

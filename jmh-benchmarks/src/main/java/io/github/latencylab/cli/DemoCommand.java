@@ -17,6 +17,7 @@ import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.LatencyModel;
+import io.github.latencylab.report.Median;
 import io.github.latencylab.report.Series;
 import io.github.latencylab.report.ReportWriter;
 import java.io.PrintWriter;

@@ -6,6 +6,7 @@ import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.env.Setting;
 import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Median;
 import java.io.ByteArrayInputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
