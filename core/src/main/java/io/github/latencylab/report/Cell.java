@@ -25,11 +25,20 @@ import java.util.TreeMap;
  * @param windowRoundTripsPerOp the flights per operation its transfers needed beyond their
  *     first while the path's window grew, counted by the link's model (0 on a bare delay, or
  *     where nothing counted them)
+ * @param spread how the time spread over its samples, or null (predicted, or not recorded)
  */
 public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs,
     double timeMs, double timeErrorMs, double roundTripsPerOp, double statementsPerOp,
     double rowsPerSecond, Map<String, Double> server, String prediction,
-    double windowRoundTripsPerOp) {
+    double windowRoundTripsPerOp, TimeSpread spread) {
+
+  /** A cell without its time's spread. */
+  public Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs, double timeMs,
+      double timeErrorMs, double roundTripsPerOp, double statementsPerOp, double rowsPerSecond,
+      Map<String, Double> server, String prediction, double windowRoundTripsPerOp) {
+    this(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs, roundTripsPerOp,
+        statementsPerOp, rowsPerSecond, server, prediction, windowRoundTripsPerOp, null);
+  }
 
   /** A cell without window round trips counted. */
   public Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs, double timeMs,
@@ -42,7 +51,19 @@ public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRtt
   /** This cell with the window round trips its operations needed. */
   public Cell withWindowRoundTrips(double perOp) {
     return new Cell(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs,
-        roundTripsPerOp, statementsPerOp, rowsPerSecond, server, prediction, perOp);
+        roundTripsPerOp, statementsPerOp, rowsPerSecond, server, prediction, perOp, spread);
+  }
+
+  /** This cell with how its time spread over its samples. */
+  public Cell withSpread(TimeSpread newSpread) {
+    return new Cell(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs,
+        roundTripsPerOp, statementsPerOp, rowsPerSecond, server, prediction,
+        windowRoundTripsPerOp, newSpread);
+  }
+
+  /** Whether its time's interval is wider than its run asked (the spread says why). */
+  public boolean noisy() {
+    return spread != null && spread.noisy() != null;
   }
 
   /**
@@ -95,12 +116,12 @@ public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRtt
     return prediction == null ? "measured" : prediction;
   }
 
-  /** This cell with another time per operation (rows per second follow). */
+  /** This cell with another time per operation (rows per second follow; no spread). */
   public Cell withTime(double newTimeMs, double newErrorMs) {
     double rowsPerOp = rowsPerSecond * timeMs / 1000;
     return new Cell(series, rtt, addedRttMs, baselineRttMs, newTimeMs, newErrorMs,
         roundTripsPerOp, statementsPerOp, newTimeMs == 0 ? 0 : rowsPerOp / (newTimeMs / 1000),
-        server, prediction, windowRoundTripsPerOp);
+        server, prediction, windowRoundTripsPerOp, null);
   }
 
   @Override

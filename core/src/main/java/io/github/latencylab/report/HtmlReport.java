@@ -102,8 +102,10 @@ final class HtmlReport {
           + " difference in round trips. <i>Italic cells marked *</i> are <b>predicted</b> by"
           + " that model fitted on the same row's measured cells (or scaled from a smaller size),"
           + " not measured, because measuring them would take too long; hover over one to see"
-          + " from what. Column headers give the RTT set and what it really added, measured. See"
-          + " docs/reading-results.md.</p>\n");
+          + " from what. \u00b1 is the mean's 99.9% interval (JMH's); hover over a measured cell"
+          + " for its samples' median and IQR; \u2020 marks one whose interval stayed wider than"
+          + " the run asked, and says why. Column headers give the RTT set and what it really"
+          + " added, measured. See docs/reading-results.md.</p>\n");
     }
 
     if (comparison != null) {
@@ -192,12 +194,17 @@ final class HtmlReport {
           h.append("<td class=\"n predicted\" title=\"").append(esc(cell.note())).append("\">")
               .append(esc(Format.duration(cell.timeMs()))).append("*</td>");
         } else {
-          h.append("<td class=\"n\">").append(esc(Format.duration(cell.timeMs())));
+          h.append("<td class=\"n\"");
+          if (cell.spread() != null) {
+            h.append(" title=\"").append(esc(cell.spread().describe() + (cell.noisy()
+                ? "; noisy: " + cell.spread().noisy() : ""))).append('"');
+          }
+          h.append('>').append(esc(Format.duration(cell.timeMs())));
           if (Double.isFinite(cell.timeErrorMs())) {
             h.append("<small>\u00b1 ").append(esc(Format.duration(cell.timeErrorMs())))
                 .append("</small>");
           }
-          h.append("</td>");
+          h.append(cell.noisy() ? MarkdownReport.NOISY_MARK : "").append("</td>");
         }
       }
       h.append("</tr>\n");

@@ -54,6 +54,7 @@ final class MarkdownReport {
           + " *Italic cells with an asterisk* are predicted by the model"
           + " T(L) = T0 + round trips x L fitted on the same row's measured cells (or scaled"
           + " from a smaller size, ≈), not measured: a point that would take too long.\n\n");
+      md.append(noisy(results.cells()));
     }
     for (ReportWriter.Section section : sections) {
       md.append("### ").append(section.title()).append("\n\n```\n").append(section.text());
@@ -180,6 +181,28 @@ final class MarkdownReport {
 
   private static String time(Cell c) {
     return c.predicted() ? "*" + Format.duration(c.timeMs()) + "\\**"
-        : Format.duration(c.timeMs());
+        : Format.duration(c.timeMs()) + (c.noisy() ? NOISY_MARK : "");
+  }
+
+  /** Marks a measured cell whose interval is wider than its run asked. */
+  static final String NOISY_MARK = "†";
+
+  /** The cells marked noisy, each with its interval, its samples' median and IQR, and why. */
+  static String noisy(List<Cell> cells) {
+    List<Cell> noisy = cells.stream().filter(Cell::noisy).toList();
+    if (noisy.isEmpty()) {
+      return "";
+    }
+    StringBuilder md = new StringBuilder("### Noisy cells\n\n" + NOISY_MARK + " " + noisy.size()
+        + " measured cell" + (noisy.size() == 1 ? "'s" : "s'") + " 99.9% interval stayed wider"
+        + " than the run asked, within the cell's budget: each with its samples (JMH's"
+        + " measurement iterations, every fork's) and why.\n\n"
+        + "| cell | mean ± 99.9% | samples: median (IQR) | why |\n|---|---:|---|---|\n");
+    for (Cell c : noisy) {
+      md.append("| ").append(c.key()).append(" | ").append(Format.duration(c.timeMs()))
+          .append(" ± ").append(Format.duration(c.timeErrorMs())).append(" | ")
+          .append(c.spread().describe()).append(" | ").append(c.spread().noisy()).append(" |\n");
+    }
+    return md.append('\n').toString();
   }
 }

@@ -3,7 +3,10 @@ package io.github.latencylab.report;
 import java.util.Arrays;
 import java.util.List;
 
-/** The median of a few repeated measurements, which one slow run on a shared machine cannot move. */
+/**
+ * The median of a few repeated measurements, which one slow run on a shared machine cannot
+ * move, and the other quantiles.
+ */
 public final class Median {
 
   private Median() {
@@ -23,5 +26,16 @@ public final class Median {
   /** The same of a list. */
   public static double of(List<Double> values) {
     return of(values.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  /** The p-quantile of sorted values, interpolated linearly (type 7); NaN of none. */
+  public static double quantile(double[] sorted, double p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    double h = (sorted.length - 1) * p;
+    int lo = (int) Math.floor(h);
+    int hi = Math.min(lo + 1, sorted.length - 1);
+    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
   }
 }

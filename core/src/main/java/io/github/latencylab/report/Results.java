@@ -125,6 +125,16 @@ public record Results(String kind, String createdAt, String profile,
       }
       n.put("predicted", c.predicted());
       n.put("note", c.note());
+      if (c.spread() != null) {
+        ObjectNode spread = n.putObject("spread");
+        spread.put("samples", c.spread().samples());
+        spread.put("medianMs", c.spread().medianMs());
+        spread.put("q1Ms", c.spread().q1Ms());
+        spread.put("q3Ms", c.spread().q3Ms());
+        if (c.spread().noisy() != null) {
+          spread.put("noisy", c.spread().noisy());
+        }
+      }
       if (machine(c) != null) {
         n.put("machine", machine(c));
       }
@@ -234,7 +244,13 @@ public record Results(String kind, String createdAt, String profile,
         number(n.path("timeErrorMs")), number(n.path("roundTripsPerOp")),
         number(n.path("statementsPerOp")), number(n.path("rowsPerSecond")), server,
         predicted ? n.path("note").asText("predicted") : null,
-        n.path("windowRoundTripsPerOp").asDouble(0));
+        n.path("windowRoundTripsPerOp").asDouble(0), spread(n.path("spread")));
+  }
+
+  private static TimeSpread spread(JsonNode n) {
+    return n.isObject() ? new TimeSpread(n.path("samples").asInt(), number(n.path("medianMs")),
+        number(n.path("q1Ms")), number(n.path("q3Ms")),
+        n.path("noisy").isTextual() ? n.path("noisy").asText() : null) : null;
   }
 
   /** An RTT read from a file; the error names where. */

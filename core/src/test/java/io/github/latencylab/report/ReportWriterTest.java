@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -33,6 +34,23 @@ class ReportWriterTest {
         .contains("<td>1 commit, 412 B WAL, 3.5 MB temp, 99.8% hit</td>");
     Results without = Cells.fixture("results-insert.json");
     assertThat(MarkdownReport.render(without)).doesNotContain("server/op |");
+  }
+
+  @Test
+  void aNoisyCellIsMarkedAndSaysWhyWithItsMedianAndIqr() {
+    List<Cell> cells = new ArrayList<>(run());
+    Cell noisy = cells.get(0).withSpread(new TimeSpread(6, 13.9, 13.5, 14.2,
+        "\u00b1 31% of the mean (asked: 10%): the samples scatter (CV 12% over 6)"));
+    cells.set(0, noisy);
+    Results r = results(cells);
+
+    assertThat(MarkdownReport.render(r)).contains(Format.duration(noisy.timeMs()) + "\u2020 |")
+        .contains("### Noisy cells", "| " + noisy.key() + " | ",
+            "| median 13.90 ms (IQR 13.50 ms\u201314.20 ms, 6 samples) | \u00b1 31% of the mean"
+                + " (asked: 10%): the samples scatter (CV 12% over 6) |");
+    assertThat(HtmlReport.render(r)).contains("title=\"median 13.90 ms (IQR 13.50 ms\u201314.20"
+        + " ms, 6 samples); noisy: \u00b1 31% of the mean");
+    assertThat(MarkdownReport.render(results(run()))).doesNotContain("Noisy cells");
   }
 
   @Test

@@ -29,6 +29,8 @@ class ResultsTest {
     cells.add(new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
         Map.of("walBytesPerOp", 81920.0, "cacheHitRatio", 0.999), null));
+    cells.add(measured("copyBinary", "0.5ms", 0.5, 9.5, 2, 1).withSpread(
+        new TimeSpread(12, 9.4, 9.1, 9.8, "\u00b1 14% of the mean (asked: 10%): why")));
     Results r = results(cells);
     Path file = dir.resolve("results.json");
 
@@ -46,6 +48,8 @@ class ResultsTest {
     assertThat(json.at("/measurements/3/note").asText())
         .startsWith("predicted from executeEach at 0.5ms: ");
     assertThat(json.at("/measurements/4/server/walBytesPerOp").asDouble()).isEqualTo(81920);
+    assertThat(json.at("/measurements/5/spread/samples").asInt()).isEqualTo(12);
+    assertThat(json.at("/measurements/5/spread/noisy").asText()).endsWith(": why");
   }
 
   @Test

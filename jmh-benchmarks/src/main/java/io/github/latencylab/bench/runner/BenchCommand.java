@@ -21,6 +21,7 @@ import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import io.github.latencylab.report.Series;
+import io.github.latencylab.report.TimeSpread;
 import io.github.latencylab.server.ServerSettings;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -266,11 +267,8 @@ public final class BenchCommand implements Callable<Integer> {
             if (predicted != null) {
               cells.add(predicted);
             } else {
-              RunResult result = run(p, measured, forkArgs(hostArgs, measured, handle), jmhLog,
-                  lab.settings());
-              Cell cell = JmhResults.toCell(result, measured);
-              raw.put(cell.key(), result);
-              cells.add(cell);
+              cells.add(measure(p, measured, forkArgs(hostArgs, measured, handle), jmhLog,
+                  lab.settings(), budget, profile.precision, raw));
             }
             left.step(predicted == null);
             progress.step();
@@ -385,9 +383,8 @@ public final class BenchCommand implements Callable<Integer> {
         Cell first = cells.get(i);
         Planned p = plan.stream().filter(x -> x.series().equals(first.series())).findFirst()
             .orElseThrow();
-        RunResult result = run(p, measured, forkArgs.apply(measured), jmhLog, lab.settings());
-        Cell again = JmhResults.toCell(result, measured);
-        raw.put(again.key(), result);
+        Cell again = measure(p, measured, forkArgs.apply(measured), jmhLog, lab.settings(),
+            null, null, raw);
         cells.set(i, again);
         System.out.println("  " + first.key() + ": " + Format.duration(first.timeMs())
             + ", again " + Format.duration(again.timeMs()));
@@ -575,6 +572,39 @@ public final class BenchCommand implements Callable<Integer> {
   static int threads(Series series) {
     String clients = series.params().get("clients");
     return clients == null ? 1 : Integer.parseInt(clients);
+  }
+
+  /**
+   * Measures one cell, and keeps JMH's result in {@code raw}. With a {@code precision}, a cell
+   * whose interval is wider than it asks is measured again in another fork with the iterations
+   * it lacks, its forks pooled, while {@code budget} allows; the cell's spread says whether it
+   * got there and, if not, why.
+   */
+  private static Cell measure(Planned p, MeasuredRtt rtt, List<String> forkArgs, Path jmhLog,
+      ServerSettings settings, Profile.Budget budget, Precision precision,
+      Map<String, RunResult> raw) throws Exception {
+    long start = System.nanoTime();
+    RunResult result = run(p, rtt, forkArgs, jmhLog, settings);
+    Cell cell = JmhResults.toCell(result, rtt);
+    boolean budgetSpent = false;
+    for (int round = 0; precision != null && round < precision.rounds()
+        && !(cell.timeErrorMs() / cell.timeMs() <= precision.widest()); round++) {
+      int wanted = precision.more(JmhResults.samples(result).length,
+          cell.timeErrorMs() / cell.timeMs());
+      int fits = Precision.fitting(wanted, p.iterations(), cell.timeMs(), budget.limit(),
+          Duration.ofNanos(System.nanoTime() - start));
+      budgetSpent = fits < wanted;
+      if (fits < 2) {
+        break;
+      }
+      Planned more = new Planned(p.benchmark(), p.series(), p.iterations().withMeasurements(fits),
+          p.rtts());
+      result = JmhResults.pooled(result, run(more, rtt, forkArgs, jmhLog, settings));
+      cell = JmhResults.toCell(result, rtt);
+    }
+    raw.put(cell.key(), result);
+    return cell.withSpread(TimeSpread.of(JmhResults.samples(result), cell.timeMs(),
+        cell.timeErrorMs(), precision == null ? 0 : precision.widest(), budgetSpent));
   }
 
   /**

@@ -28,6 +28,11 @@ record Iterations(int forks, int warmups, Duration warmupTime, int measurements,
     return forks * (warmups * warming + measurements * measuring);
   }
 
+  /** The same forks and warm-up with {@code n} measurement iterations. */
+  Iterations withMeasurements(int n) {
+    return new Iterations(forks, warmups, warmupTime, n, measurementTime);
+  }
+
   void applyTo(ChainedOptionsBuilder options) {
     options.forks(forks)
         .warmupIterations(warmups)

@@ -3,9 +3,12 @@ package io.github.latencylab.bench.runner;
 import io.github.latencylab.bench.support.MeasuredRtt;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Series;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
@@ -41,6 +44,21 @@ final class JmhResults {
         score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
         score(run, "rowsPerSecond"), server, null,
         JmhJson.zeroIfAbsent(score(run, "windowRoundTripsPerOp")));
+  }
+
+  /** The time per operation of each measurement iteration, in ms, every fork's in order. */
+  static double[] samples(RunResult run) {
+    double toMs = msPer(run.getParams().getTimeUnit());
+    return run.getBenchmarkResults().stream()
+        .flatMap(fork -> fork.getIterationResults().stream())
+        .mapToDouble(i -> i.getPrimaryResult().getScore() * toMs).toArray();
+  }
+
+  /** Two runs of one cell as one, as JMH pools its forks: their iterations together. */
+  static RunResult pooled(RunResult first, RunResult more) {
+    List<BenchmarkResult> forks = new ArrayList<>(first.getBenchmarkResults());
+    forks.addAll(more.getBenchmarkResults());
+    return new RunResult(first.getParams(), forks);
   }
 
   private static double score(RunResult run, String name) {

@@ -11,6 +11,7 @@ import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
+import io.github.latencylab.report.Median;
 import io.github.latencylab.report.Results;
 import io.github.latencylab.report.Series;
 import java.io.IOException;
@@ -52,7 +53,7 @@ public final class Noise {
       double[] xs = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
       double mean = Arrays.stream(xs).sum() / xs.length;
       double ss = Arrays.stream(xs).map(x -> (x - mean) * (x - mean)).sum();
-      return new Spread(xs.length, quantile(xs, 0.5), xs[0], xs[xs.length - 1], mean,
+      return new Spread(xs.length, Median.quantile(xs, 0.5), xs[0], xs[xs.length - 1], mean,
           xs.length > 1 ? Math.sqrt(ss / (xs.length - 1)) : Double.NaN);
     }
 
@@ -232,29 +233,18 @@ public final class Noise {
   /** Q3 + 3 IQR: Tukey's upper outer fence, beyond which a value is far out. */
   static double fence(List<Double> values) {
     double[] xs = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    double q1 = quantile(xs, 0.25);
-    double q3 = quantile(xs, 0.75);
+    double q1 = Median.quantile(xs, 0.25);
+    double q3 = Median.quantile(xs, 0.75);
     return q3 + 3 * (q3 - q1);
-  }
-
-  /** The p-quantile of sorted values, interpolated linearly (type 7). */
-  static double quantile(double[] sorted, double p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    double h = (sorted.length - 1) * p;
-    int lo = (int) Math.floor(h);
-    int hi = Math.min(lo + 1, sorted.length - 1);
-    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
   }
 
   /** The p-quantile of the cells' time CVs, or of the rows' T0 CVs. */
   double timeCv(double p) {
-    return quantile(cells.stream().mapToDouble(c -> c.time().cv()).sorted().toArray(), p);
+    return Median.quantile(cells.stream().mapToDouble(c -> c.time().cv()).sorted().toArray(), p);
   }
 
   double t0Cv(double p) {
-    return quantile(rows.stream().mapToDouble(r -> r.t0().cv()).sorted().toArray(), p);
+    return Median.quantile(rows.stream().mapToDouble(r -> r.t0().cv()).sorted().toArray(), p);
   }
 
   /**

@@ -45,7 +45,7 @@ public enum Profile {
           "\\.NPlusOneBenchmark\\.(joinFetch|batchFetch16)$",
           "\\.ReadBenchmark\\.(defaultFetch|fetchSize100)$",
           "\\.TpcbBenchmark\\.jdbcTransaction$",
-          "\\.PipelineBenchmark\\.lookups$"))),
+          "\\.PipelineBenchmark\\.lookups$")), null),
   /**
    * README's first run, {@code ./latency-lab bench}: its tables in under ten minutes on 2 cores.
    * Every story at
@@ -80,15 +80,17 @@ public enum Profile {
           "\\.NPlusOneBenchmark\\.(joinFetch|batchFetch16)$",
           "\\.ReadBenchmark\\.(defaultFetch|fetchSize100)$",
           "\\.TpcbBenchmark\\.jdbcTransaction$",
-          "PipelineBenchmark\\.\\w+ client=vertx256\\b"))),
+          "PipelineBenchmark\\.\\w+ client=vertx256\\b")), null),
   /**
    * Hours: the suites as declared, every RTT from 0.5 to 320 ms and sizes up to a million
-   * rows, with their iterations (one 2 s warm-up, three 1 s measurements: an operation here
-   * is round-trip bound, so a second holds hundreds of them at 0.5 ms and at least one
-   * anywhere; three give the error bar).
+   * rows, with their iterations (one 2 s warm-up, six 500 ms measurements: an operation here
+   * is round-trip bound, so an iteration holds hundreds of them at 0.5 ms and at least one
+   * anywhere), and a cell's 99.9% interval within 10% of its mean: a wider one measured again
+   * in another fork with the iterations it lacks, twice at most, within the 60 s budget, and
+   * else marked noisy with why.
    */
   FULL(null, Map.of(), List.of(Profile.CANARY), null,
-      new Budget(Duration.ofSeconds(60), null, null));
+      new Budget(Duration.ofSeconds(60), null, null), new Precision(0.10, 2));
 
   /** The gate's canary (CanaryBenchmark): a cell of the verify profile only. */
   private static final String CANARY = "\\.CanaryBenchmark\\.";
@@ -102,14 +104,17 @@ public enum Profile {
   /** Forks and iterations, or null: the suites' declared ones. */
   final Iterations iterations;
   final Budget cellBudget;
+  /** What a measured cell's interval must reach, or null: whatever its iterations give. */
+  final Precision precision;
 
   Profile(List<Rtt> rtts, Map<String, List<String>> sizes, List<String> excluded,
-      Iterations iterations, Budget cellBudget) {
+      Iterations iterations, Budget cellBudget, Precision precision) {
     this.rtts = rtts;
     this.sizes = sizes;
     this.excluded = excluded;
     this.iterations = iterations;
     this.cellBudget = cellBudget;
+    this.precision = precision;
   }
 
   /**

@@ -22,7 +22,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 1, time = 2)
-@Measurement(iterations = 3, time = 1)
+@Measurement(iterations = 6, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Fork(1)
 @State(Scope.Benchmark)
 public abstract class RttSuite {

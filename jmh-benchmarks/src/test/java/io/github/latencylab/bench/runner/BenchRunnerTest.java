@@ -192,7 +192,7 @@ class BenchRunnerTest {
     assertThat(plan).allSatisfy(p -> {
       assertThat(p.rtts()).as(p.toString()).isEqualTo(Rtt.SWEEP);
       assertThat(p.iterations()).as(p.toString()).isEqualTo(new Iterations(1, 1,
-          Duration.ofSeconds(2), 3, Duration.ofSeconds(1)));
+          Duration.ofSeconds(2), 6, Duration.ofMillis(500)));
     });
     assertThat(plan).extracting(Planned::toString)
         .contains("InsertBenchmark.copyCsv rows=1000000", "NPlusOneBenchmark.lazyLoop parents=1000",

@@ -142,7 +142,7 @@ class ShardTest {
 
   @Test
   void anEarlierRunsTimesWeighItsCells() {
-    // full: one fork, one 2 s warm-up, three 1 s measurements, at least one operation each
+    // full: one fork, one 2 s warm-up, six 500 ms measurements, at least one operation each
     Planned executeEach = plan(Profile.FULL).stream()
         .filter(p -> p.toString().equals("InsertBenchmark.executeEach rows=1000")).findFirst()
         .orElseThrow();
@@ -157,7 +157,7 @@ class ShardTest {
         .as("unknown: a zero-time operation at each RTT").isEqualTo(2 * (2_000 + 5_000));
     assertThat(Shard.costMs(executeEach, two, Profile.FULL.cellBudget, earlier))
         .as("5 s an operation at 0.5 ms, predicted at 20 ms")
-        .isEqualTo(2_000 + (5_000 + 3 * 5_000));
+        .isEqualTo(2_000 + (5_000 + 6 * 5_000));
   }
 
   @Test
