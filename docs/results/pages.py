@@ -53,11 +53,16 @@ def scaled(m):
     return m is not None and m["predicted"] and m.get("note", "").startswith("predicted by scaling")
 
 
+def noisy(m):
+    """Why a measured cell's interval stayed wider than its run asked, or None."""
+    return (m.get("spread") or {}).get("noisy") if m else None
+
+
 def cell(m, star="\\*"):
-    """A cell's time, predicted ones marked."""
+    """A cell's time, predicted ones marked, and noisy ones (as the reports: a dagger)."""
     if m is None:
         return "–"
-    return dur(m["timeMs"]) + (star if m["predicted"] else "")
+    return dur(m["timeMs"]) + (star if m["predicted"] else "†" if noisy(m) else "")
 
 
 def load(path):
