@@ -302,7 +302,7 @@ def main():
             remarks = f.read().strip()
     before = Run(sys.argv[3]) if len(sys.argv) > 3 else None
     out = ["# The full sweep: every suite, 0.5 to 320 ms", ""]
-    out.append("Generated from one full-profile sweep in three shards (`bench --shard k/3`, whole"
+    out.append("Generated from one full-profile sweep in four shards (`bench --shard k/4`, whole"
                " rows each, the commands below) merged by `report --results`, by"
                " `docs/results/full-page.py`. Every table of every cell: [full/report.md]"
                "(full/report.md) (and report.html, with each cell's 99.9% interval and its samples'"
@@ -338,10 +338,10 @@ def main():
     out.append("## How this page was made\n")
     out.append("```")
     include = "'NPlusOneBenchmark|\\.InsertBenchmark\\.|HibernateInsertBenchmark|RoundTripBenchmark'"
-    shards = [f"full-shard-{k}-of-3" for k in (1, 2, 3)]
+    shards = [f"docs/results/full/shards/shard-{k}-of-4" for k in (1, 2, 3, 4)]
     for k, out_dir in enumerate(shards, 1):
         out.append(f"./latency-lab bench --profile full --backend embedded --include {include}"
-                   f" --shard {k}/3 --shard-costs docs/results/full/results.json --out {out_dir}")
+                   f" --shard {k}/4 --shard-costs docs/results/full/results.json --out {out_dir}")
     out.append("mv docs/results/full/results.json docs/results/full/previous-results.json")
     out.append("./latency-lab report --out docs/results/full --results "
                + " ".join(f"{d}/results.json" for d in shards))
