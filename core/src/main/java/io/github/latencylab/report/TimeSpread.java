@@ -87,8 +87,12 @@ public record TimeSpread(int samples, double medianMs, double q1Ms, double q3Ms,
     return why;
   }
 
-  private static String percent(double fraction) {
-    return String.format(Locale.ROOT, fraction < 0.1 ? "%.1f%%" : "%.0f%%", fraction * 100);
+  /** "10.1%", "10%", "154%": up to the next tenth, so that 10.03% never reads as the 10% asked. */
+  static String percent(double fraction) {
+    String text = fraction < 1
+        ? String.format(Locale.ROOT, "%.1f", Math.ceil(fraction * 1000 - 1e-9) / 10)
+        : String.format(Locale.ROOT, "%.0f", fraction * 100);
+    return (text.endsWith(".0") ? text.substring(0, text.length() - 2) : text) + "%";
   }
 
   /** "median 12.1 ms (IQR 11.8 ms-12.6 ms, 12 samples)". */

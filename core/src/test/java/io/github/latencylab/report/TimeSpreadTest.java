@@ -28,7 +28,7 @@ class TimeSpreadTest {
 
     TimeSpread s = TimeSpread.of(samples, 12.64, 7.6, 0.10, false);
 
-    assertThat(s.noisy()).isEqualTo("\u00b1 60% of the mean (asked: 10%): 1 of 8 samples far out"
+    assertThat(s.noisy()).isEqualTo("\u00b1 60.2% of the mean (asked: 10%): 1 of 8 samples far out"
         + " (the slowest 3.08x the median): the median and IQR say more");
     assertThat(s.medianMs()).isCloseTo(10.05, within(1e-9));
   }
@@ -37,7 +37,7 @@ class TimeSpreadTest {
   void aDriftAndASpentBudgetAreNamed() {
     double[] samples = {10, 10.4, 10.2, 12.5, 12.9, 12.7};
 
-    assertThat(TimeSpread.of(samples, 11.45, 2.1, 0.10, true).noisy()).isEqualTo("\u00b1 18% of"
+    assertThat(TimeSpread.of(samples, 11.45, 2.1, 0.10, true).noisy()).isEqualTo("\u00b1 18.4% of"
         + " the mean (asked: 10%): a drift: the later samples' median 1.25x the earlier's;"
         + " 6 samples, what the cell's budget held");
   }
@@ -48,5 +48,13 @@ class TimeSpreadTest {
 
     assertThat(TimeSpread.of(samples, 10, 1.5, 0.10, false).noisy()).isEqualTo("\u00b1 15% of"
         + " the mean (asked: 10%): the samples scatter (CV 20% over 8)");
+  }
+
+  @Test
+  void anIntervalJustWiderThanAskedNeverReadsAsTheAsk() {
+    assertThat(TimeSpread.percent(0.1003)).isEqualTo("10.1%");
+    assertThat(TimeSpread.percent(0.10)).isEqualTo("10%");
+    assertThat(TimeSpread.percent(0.056)).isEqualTo("5.6%");
+    assertThat(TimeSpread.percent(1.54)).isEqualTo("154%");
   }
 }
