@@ -7,6 +7,7 @@ import io.github.latencylab.latency.ToxicPlan;
 import io.github.latencylab.server.ServerRestart;
 import io.github.latencylab.server.ServerSettings;
 import io.github.latencylab.wire.CountingSocketFactory;
+import io.github.latencylab.wire.JvmWide;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import io.github.latencylab.wire.WireRelay;
@@ -51,7 +52,6 @@ import org.slf4j.LoggerFactory;
 public final class Lab implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Lab.class);
-  private static final AtomicInteger IDS = new AtomicInteger();
   private static final AtomicInteger TOXICS = new AtomicInteger();
 
   private final String id;
@@ -127,7 +127,7 @@ public final class Lab implements AutoCloseable {
 
   public static Lab start(LabConfig config) {
     BackendKind kind = resolve(config);
-    String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
+    String id = "lab-" + ProcessHandle.current().pid() + "-" + JvmWide.nextLabNumber();
     long started = System.nanoTime();
     LOG.debug("Starting the {} Lab", kind.label());
     Backend backend;
@@ -186,7 +186,7 @@ public final class Lab implements AutoCloseable {
    */
   public static Lab attach(Path handle) {
     LabHandle.Attached attached = LabHandle.read(handle);
-    String id = "lab-" + ProcessHandle.current().pid() + "-" + IDS.incrementAndGet();
+    String id = "lab-" + ProcessHandle.current().pid() + "-" + JvmWide.nextLabNumber();
     return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false,
         attached.link(), LabConfig.fromEnvironment().relay());
   }

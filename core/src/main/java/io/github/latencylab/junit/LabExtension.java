@@ -6,9 +6,12 @@ import io.github.latencylab.env.Setting;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Series;
 import io.github.latencylab.wire.CallSites;
+import io.github.latencylab.wire.JvmWide;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.DynamicTestInvocationContext;
+import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ExtensionContext.Store;
@@ -74,6 +78,11 @@ import org.opentest4j.AssertionFailedError;
  * works), overridden by JUnit configuration parameters of the same names (e.g. in
  * {@code junit-platform.properties}); or, registered with {@code @RegisterExtension}, the
  * configuration given to {@link #withConfig}.
+ *
+ * <p>One run, one Lab, whatever the class loaders: where a framework loaded latency-lab again
+ * (Quarkus loads a {@code @QuarkusTest} class and its libraries in a loader of its own), this
+ * extension hands every callback to the copy on the system class path, so that every test's
+ * budget reads the Lab the application's connections count on.
  */
 public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
@@ -94,6 +103,9 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   private static volatile Lab lastStarted;
 
   private final LabConfig config;
+  // this extension of the copy of latency-lab on the system class path, when this copy is
+  // another: JUnit's types are the same in both, so its callbacks take this one's arguments
+  private final Extension root;
 
   /** Settings from the environment and JUnit's configuration parameters. */
   public LabExtension() {
@@ -102,6 +114,26 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
 
   private LabExtension(LabConfig config) {
     this.config = config;
+    this.root = config != null ? null : JvmWide.rootCopy(LabExtension.class)
+        .map(LabExtension::instantiate).orElse(null);
+  }
+
+  private static Extension instantiate(Class<?> rootCopy) {
+    try {
+      Object root = rootCopy.getConstructor().newInstance();
+      if (root instanceof BeforeAllCallback && root instanceof InvocationInterceptor
+          && root instanceof ParameterResolver) {
+        return (Extension) root;
+      }
+      throw new IllegalStateException("JUnit is loaded twice too (by "
+          + JvmWide.describe(rootCopy.getClassLoader()) + " and by "
+          + JvmWide.describe(Extension.class.getClassLoader()) + ")");
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("latency-lab is loaded twice in this JVM (by "
+          + JvmWide.describe(LabExtension.class.getClassLoader()) + " and by "
+          + JvmWide.describe(rootCopy.getClassLoader()) + ") and the two copies do not"
+          + " match: use one latency-lab-core version on the test class path", e);
+    }
   }
 
   /**
@@ -114,6 +146,13 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
 
   /** The Lab of this extension's configuration, started on first use in this test run. */
   public Lab lab(ExtensionContext context) {
+    if (root != null) {
+      throw new IllegalStateException("The run's Lab belongs to latency-lab as "
+          + JvmWide.describe(root.getClass().getClassLoader()) + " loaded it, not as "
+          + JvmWide.describe(LabExtension.class.getClassLoader()) + " did (a framework loaded"
+          + " it again): take a DataSource or Connection parameter, or ${" + URL_PROPERTY
+          + "}");
+    }
     LabConfig resolved = config != null ? config : configFrom(context);
     Store store = context.getRoot().getStore(NAMESPACE);
     // a Lab is AutoCloseable: the root store closes it when the run ends
@@ -175,7 +214,11 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
 
   /** Starts the Lab before the class's tests, so that its URL is there for a framework. */
   @Override
-  public void beforeAll(ExtensionContext context) {
+  public void beforeAll(ExtensionContext context) throws Exception {
+    if (root != null) {
+      ((BeforeAllCallback) root).beforeAll(context);
+      return;
+    }
     expose(lab(context)); // the Lab of this class, should another run have exposed its own
   }
 
@@ -208,7 +251,11 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   }
 
   @Override
-  public void beforeEach(ExtensionContext context) {
+  public void beforeEach(ExtensionContext context) throws Exception {
+    if (root != null) {
+      ((BeforeEachCallback) root).beforeEach(context);
+      return;
+    }
     Lab previous = CURRENT.get();
     if (previous != null) {
       context.getStore(NAMESPACE).put(PREVIOUS, previous);
@@ -217,7 +264,11 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   }
 
   @Override
-  public void afterEach(ExtensionContext context) {
+  public void afterEach(ExtensionContext context) throws Exception {
+    if (root != null) {
+      ((AfterEachCallback) root).afterEach(context);
+      return;
+    }
     Lab previous = context.getStore(NAMESPACE).remove(PREVIOUS, Lab.class);
     if (previous != null) {
       CURRENT.set(previous);
@@ -228,6 +279,9 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    if (root != null && ((ParameterResolver) root).supportsParameter(parameter, context)) {
+      return true;
+    }
     Class<?> type = parameter.getParameter().getType();
     return type == Lab.class || type == DataSource.class || type == WireDataSource.class
         || type == Connection.class || type == WireCounter.class;
@@ -236,6 +290,16 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
+    if (root != null) {
+      if (((ParameterResolver) root).supportsParameter(parameter, context)) {
+        return ((ParameterResolver) root).resolveParameter(parameter, context);
+      }
+      throw new ParameterResolutionException(parameter.getDeclaringExecutable() + ": a "
+          + type.getSimpleName() + " of latency-lab as " + JvmWide.describe(type.getClassLoader())
+          + " loaded it cannot be the run's, which latency-lab as "
+          + JvmWide.describe(root.getClass().getClassLoader()) + " keeps: take a DataSource or"
+          + " Connection parameter");
+    }
     Lab lab = lab(context);
     if (type == Lab.class) {
       return lab;
@@ -262,6 +326,10 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   public void interceptTestMethod(Invocation<Void> invocation,
       ReflectiveInvocationContext<Method> invocationContext, ExtensionContext context)
       throws Throwable {
+    if (root != null) {
+      ((InvocationInterceptor) root).interceptTestMethod(invocation, invocationContext, context);
+      return;
+    }
     counted(invocation, invocationContext.getExecutable(), context.getRequiredTestClass(),
         context);
   }
@@ -270,6 +338,11 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   public void interceptTestTemplateMethod(Invocation<Void> invocation,
       ReflectiveInvocationContext<Method> invocationContext, ExtensionContext context)
       throws Throwable {
+    if (root != null) {
+      ((InvocationInterceptor) root).interceptTestTemplateMethod(invocation, invocationContext,
+          context);
+      return;
+    }
     counted(invocation, invocationContext.getExecutable(), context.getRequiredTestClass(),
         context);
   }
@@ -279,6 +352,10 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   public void interceptDynamicTest(Invocation<Void> invocation,
       DynamicTestInvocationContext invocationContext, ExtensionContext context)
       throws Throwable {
+    if (root != null) {
+      ((InvocationInterceptor) root).interceptDynamicTest(invocation, invocationContext, context);
+      return;
+    }
     Optional<ExtensionContext> factory = Optional.of(context);
     while (factory.isPresent() && factory.get().getTestMethod().isEmpty()) {
       factory = factory.get().getParent();
@@ -376,19 +453,40 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
             reads.maxRoundTripsPerThousandRows()));
   }
 
-  private static <A extends java.lang.annotation.Annotation> A find(Method method,
-      Class<?> testClass, Class<A> type) {
-    Optional<A> onMethod = AnnotationSupport.findAnnotation(method, type);
-    if (onMethod.isPresent()) {
-      return onMethod.get();
+  private static <A extends Annotation> A find(Method method, Class<?> testClass,
+      Class<A> type) {
+    Class<? extends Annotation> asWritten = asWritten(type, testClass);
+    Optional<? extends Annotation> found = AnnotationSupport.findAnnotation(method, asWritten);
+    for (Class<?> c = testClass; c != null && found.isEmpty(); c = c.getEnclosingClass()) {
+      found = AnnotationSupport.findAnnotation(c, asWritten);
     }
-    for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
-      Optional<A> onClass = AnnotationSupport.findAnnotation(c, type);
-      if (onClass.isPresent()) {
-        return onClass.get();
-      }
+    return found.map(a -> read(a, type)).orElse(null);
+  }
+
+  /**
+   * The budget annotation as the test class sees it: where a framework loaded the test class
+   * and latency-lab again, its {@code @ExpectRoundTrips} is that copy's type, not this one's,
+   * and a budget looked up by this one's would pass unread.
+   */
+  private static Class<? extends Annotation> asWritten(Class<? extends Annotation> type,
+      Class<?> testClass) {
+    try {
+      return Class.forName(type.getName(), false, testClass.getClassLoader())
+          .asSubclass(Annotation.class);
+    } catch (ClassNotFoundException | LinkageError e) {
+      return type;
     }
-    return null;
+  }
+
+  // another copy's annotation read through this copy's type: its values are JDK types
+  private static <A extends Annotation> A read(Annotation annotation, Class<A> type) {
+    if (type.isInstance(annotation)) {
+      return type.cast(annotation);
+    }
+    return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+        (proxy, m, args) -> m.getName().equals("annotationType") ? type
+            : m.getDeclaringClass() == Object.class ? m.invoke(annotation, args)
+            : annotation.annotationType().getMethod(m.getName()).invoke(annotation)));
   }
 
   private static void add(List<RoundTrips.Bound> bounds, RoundTrips.Unit unit, long max,

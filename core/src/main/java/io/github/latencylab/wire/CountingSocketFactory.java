@@ -4,9 +4,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import javax.net.SocketFactory;
 
 /**
@@ -15,36 +14,48 @@ import javax.net.SocketFactory;
  * constructor argument: that argument names the {@link WireCounter} registered with
  * {@link #register}, usually one per Lab.
  *
+ * <p>The counters are the JVM's ({@link JvmWide}), not this class loader's: pgjdbc may load
+ * this class in one loader while a framework loaded the Lab in another, and its connections
+ * count on that Lab all the same.
+ *
  * <pre>socketFactory=io.github.latencylab.wire.CountingSocketFactory&amp;socketFactoryArg=lab-1</pre>
  */
 public final class CountingSocketFactory extends SocketFactory {
 
-  private static final Map<String, WireCounter> COUNTERS = new ConcurrentHashMap<>();
   // the counter of the socket last created on this thread: connecting is synchronous in pgjdbc
   private static final ThreadLocal<WireCounter> LAST_CREATED = new ThreadLocal<>();
 
-  private final WireCounter counter;
+  private final Supplier<Socket> sockets;
 
   public CountingSocketFactory(String counterName) {
-    WireCounter registered = COUNTERS.get(counterName);
+    Supplier<Socket> registered = JvmWide.socketMakers().get(counterName);
     if (registered == null) {
-      throw new IllegalStateException(
-          "No wire counter registered as '" + counterName + "' (socketFactoryArg): is its Lab"
-              + " closed? Registered: " + COUNTERS.keySet());
+      throw new IllegalStateException("No Lab in this JVM counts connections as '" + counterName
+          + "' (socketFactoryArg of the JDBC URL): its Lab is closed, or was started in another"
+          + " JVM (take the URL from the Lab of this JVM: ${latencylab.lab.url}). Open here: "
+          + JvmWide.socketMakers().keySet());
     }
-    this.counter = registered;
+    this.sockets = registered;
   }
 
-  /** Makes {@code counter} available to connections whose socketFactoryArg is {@code name}. */
+  /**
+   * Makes {@code counter} count the connections whose socketFactoryArg is {@code name}, in
+   * this JVM, whichever class loader loads the factory pgjdbc makes.
+   */
   public static void register(String name, WireCounter counter) {
     Objects.requireNonNull(counter, "counter");
-    if (COUNTERS.putIfAbsent(name, counter) != null) {
+    Supplier<Socket> sockets = () -> {
+      WireCounter perConnection = counter.newConnection();
+      LAST_CREATED.set(perConnection);
+      return new CountingSocket(perConnection);
+    };
+    if (JvmWide.socketMakers().putIfAbsent(name, sockets) != null) {
       throw new IllegalStateException("A wire counter is already registered as '" + name + "'");
     }
   }
 
   public static void unregister(String name) {
-    COUNTERS.remove(name);
+    JvmWide.socketMakers().remove(name);
   }
 
   /** Takes the per-connection counter of the socket this thread created last, if any. */
@@ -56,9 +67,7 @@ public final class CountingSocketFactory extends SocketFactory {
 
   @Override
   public Socket createSocket() {
-    WireCounter perConnection = counter.newConnection();
-    LAST_CREATED.set(perConnection);
-    return new CountingSocket(perConnection);
+    return sockets.get();
   }
 
   @Override

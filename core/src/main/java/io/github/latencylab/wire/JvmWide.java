@@ -1,0 +1,83 @@
+package io.github.latencylab.wire;
+
+import java.lang.reflect.Method;
+import java.net.Socket;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * What every copy of latency-lab in one JVM shares, whichever class loader loaded it. A
+ * framework may load latency-lab again in a loader of its own (Quarkus' runtime loader, Spring
+ * Boot DevTools' restart loader) while pgjdbc, which makes a {@link CountingSocketFactory} by
+ * name, sits in another: the copy on the system class path keeps the shared state, and the other
+ * copies reach it by reflection, in JDK types only. Internal: public for those copies.
+ */
+public final class JvmWide {
+
+  // by counter name (a Lab's socketFactoryArg): the socket its connections count through
+  private static final ConcurrentMap<String, Supplier<Socket>> SOCKETS =
+      new ConcurrentHashMap<>();
+  private static final AtomicLong LAB_NUMBERS = new AtomicLong();
+
+  private static final Class<?> ROOT = rootCopy(JvmWide.class).orElse(JvmWide.class);
+  private static final ConcurrentMap<String, Supplier<Socket>> SHARED_SOCKETS =
+      ROOT == JvmWide.class ? SOCKETS : fromRoot("socketMakers");
+
+  private JvmWide() {
+  }
+
+  /** The sockets of every Lab of this JVM, by counter name: the root copy's map. */
+  public static ConcurrentMap<String, Supplier<Socket>> socketMakers() {
+    return SHARED_SOCKETS;
+  }
+
+  /** A Lab number no other Lab of this JVM has, whichever copy of latency-lab starts it. */
+  public static long nextLabNumber() {
+    if (ROOT == JvmWide.class) {
+      return LAB_NUMBERS.incrementAndGet();
+    }
+    return JvmWide.<Long>fromRoot("nextLabNumber");
+  }
+
+  /**
+   * The class of {@code type}'s name on the system class path, when it is not {@code type}
+   * itself: latency-lab was loaded again, and that copy is the one every copy shares.
+   */
+  public static Optional<Class<?>> rootCopy(Class<?> type) {
+    ClassLoader system = ClassLoader.getSystemClassLoader();
+    if (type.getClassLoader() == system) {
+      return Optional.empty();
+    }
+    try {
+      Class<?> root = Class.forName(type.getName(), false, system);
+      return root == type ? Optional.empty() : Optional.of(root);
+    } catch (ClassNotFoundException | LinkageError notOnTheClassPath) {
+      return Optional.empty();
+    }
+  }
+
+  /** How a class loader reads in a message: its name or class, and its identity. */
+  public static String describe(ClassLoader loader) {
+    if (loader == null) {
+      return "the bootstrap class loader";
+    }
+    String name = loader.getName() != null ? loader.getName() : loader.getClass().getName();
+    return name + "@" + Integer.toHexString(System.identityHashCode(loader));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T fromRoot(String method) {
+    try {
+      Method m = ROOT.getMethod(method);
+      return (T) m.invoke(null);
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new IllegalStateException("latency-lab is loaded twice in this JVM (by "
+          + describe(JvmWide.class.getClassLoader()) + " and by "
+          + describe(ROOT.getClassLoader()) + ") and the two copies do not match: use one"
+          + " latency-lab-core version on the test class path", e);
+    }
+  }
+}
