@@ -1,7 +1,10 @@
 package io.github.latencylab.wire;
 
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,6 +27,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *   <li>a class from any other jar (drivers, pools, ORMs, frameworks from a repository or a
  *       cache), from the JDK, or with no location is not; nor is latency-lab-core's own.</li>
  * </ul>
+ * A class with no code source (Quarkus defines the application's classes so) is placed by
+ * where its loader finds its class file.
  * Class-name prefixes override that both ways: {@code latencylab.callsites.exclude} ({@link
  * #exclude}) takes classes out (a generated DAO layer compiled with the application), {@code
  * latencylab.callsites.include} ({@link #include}) takes them in (a library of the company's
@@ -32,8 +37,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>Classes generated at run time are never the application, whatever their package: Spring's
  * CGLIB subclasses ({@code LibraryService$$SpringCGLIB$$0}, around a {@code @Transactional}
  * service), Hibernate's lazy proxies ({@code Author$HibernateProxy$...}), ByteBuddy's and the
- * JDK's dynamic proxies ({@code $Proxy42}, in the package of a non-public interface); the
- * frame named is the user's code that called them.
+ * JDK's dynamic proxies ({@code $Proxy42}, in the package of a non-public interface), ArC's and
+ * Weld's subclasses and client proxies ({@code VisitResource_Subclass}), Micronaut's
+ * compile-time {@code $Intercepted} and {@code $Definition} classes (in the application's own
+ * output). Nor is code generated into the application's classes: Hibernate's enhancement
+ * methods ({@code $$_hibernate_read_name}), bridge and synthetic methods, and methods with no
+ * line number (Panache's static methods woven into an entity, {@code Visit.list}); such a
+ * frame is named only when no frame after it has a line. The frame named is the user's code
+ * that called them.
  *
  * <p>Written as {@code AuthorService.listAuthors(AuthorService.java:42)}: the simple class
  * name, the method (a lambda as the method it is written in), the file and line.
@@ -124,15 +135,50 @@ public final class CallSites {
   private static Path location(Class<?> type) {
     var domain = type.getProtectionDomain();
     var source = domain == null ? null : domain.getCodeSource();
-    if (source == null || source.getLocation() == null
-        || !"file".equals(source.getLocation().getProtocol())) {
-      return null; // the JDK (null, or jrt:), a nested jar, a class defined from bytes
+    if (source == null || source.getLocation() == null) {
+      return classFileLocation(type);
+    }
+    if (!"file".equals(source.getLocation().getProtocol())) {
+      return null; // the JDK (jrt:), a nested jar
     }
     try {
       return Path.of(source.getLocation().toURI()).toAbsolutePath().normalize();
     } catch (URISyntaxException | IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * The directory or jar its loader reads {@code type}'s class file from: a framework's loader
+   * may define a class with no code source. None for a class defined from bytes alone (a
+   * proxy, a bean subclass), nor for the JDK's.
+   */
+  private static Path classFileLocation(Class<?> type) {
+    ClassLoader loader = type.getClassLoader();
+    String file = type.getName().replace('.', '/') + ".class";
+    URL url = loader == null ? null : loader.getResource(file);
+    if (url == null) {
+      return null;
+    }
+    try {
+      if ("jar".equals(url.getProtocol())) {
+        String spec = url.getPath(); // file:/m2/x.jar!/com/x/Y.class
+        int bang = spec.indexOf("!/");
+        URI jar = URI.create(bang < 0 ? spec : spec.substring(0, bang));
+        return "file".equals(jar.getScheme())
+            ? Path.of(jar).toAbsolutePath().normalize() : null;
+      }
+      if ("file".equals(url.getProtocol())) {
+        Path path = Path.of(url.toURI()).toAbsolutePath().normalize();
+        for (int i = 0; i < file.split("/").length && path != null; i++) {
+          path = path.getParent();
+        }
+        return path;
+      }
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      return null;
+    }
+    return null;
   }
 
   /** A directory of classes, or a jar in a build output directory under the project's root. */
@@ -175,15 +221,41 @@ public final class CallSites {
   }
 
   /**
-   * A class a framework generated at run time, in whatever package: Spring's CGLIB ({@code
-   * $$SpringCGLIB$$}, older {@code $$EnhancerBySpringCGLIB$$}), Hibernate's and ByteBuddy's
-   * proxies, Mockito's mocks, the JDK's {@code $ProxyN}.
+   * A class a framework generated, in whatever package: Spring's CGLIB ({@code $$SpringCGLIB$$},
+   * older {@code $$EnhancerBySpringCGLIB$$}), Hibernate's and ByteBuddy's proxies, Mockito's
+   * mocks, the JDK's {@code $ProxyN}, ArC's ({@code _Subclass}, {@code _ClientProxy}) and
+   * Weld's beans, Micronaut's {@code $Intercepted}, {@code $Definition} and {@code
+   * $Introspection}.
    */
   static boolean isGenerated(String className) {
     String simple = className.substring(className.lastIndexOf('.') + 1);
     return simple.contains("$$") || simple.contains("$HibernateProxy$")
         || simple.contains("$ByteBuddy$") || simple.contains("$MockitoMock$")
-        || simple.startsWith("$Proxy");
+        || simple.startsWith("$Proxy") || simple.endsWith("_Subclass")
+        || simple.endsWith("_ClientProxy") || simple.contains("_WeldSubclass")
+        || simple.contains("_WeldClientProxy") || simple.endsWith("$Intercepted")
+        || simple.contains("$Definition") || simple.endsWith("$Introspection");
+  }
+
+  /**
+   * A method generated into an application's class: Hibernate's enhancement ({@code
+   * $$_hibernate_read_name}), a bridge, a synthetic method other than a lambda's body.
+   */
+  static boolean isGeneratedMethod(StackWalker.StackFrame f) {
+    String name = f.getMethodName();
+    if (name.contains("$$_hibernate_")) {
+      return true;
+    }
+    if (name.startsWith("lambda$") || name.startsWith("<")) {
+      return false;
+    }
+    try {
+      Method m = f.getDeclaringClass().getDeclaredMethod(name,
+          f.getMethodType().parameterArray());
+      return m.isBridge() || m.isSynthetic();
+    } catch (NoSuchMethodException | LinkageError | SecurityException e) {
+      return false;
+    }
   }
 
   /** "AuthorService.listAuthors(AuthorService.java:42)". */
@@ -204,15 +276,19 @@ public final class CallSites {
   static Origin origin() {
     return WALKER.walk(frames -> {
       Overhead overhead = null;
+      String withoutLine = null;
       for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
-        if (isApplication(f.getDeclaringClass())) {
-          return new Origin(overhead, format(f));
+        if (isApplication(f.getDeclaringClass()) && !isGeneratedMethod(f)) {
+          if (f.getLineNumber() >= 0) {
+            return new Origin(overhead, format(f));
+          }
+          withoutLine = withoutLine != null ? withoutLine : format(f);
         }
         if (overhead == null) {
           overhead = Overhead.of(f.getClassName(), f.getMethodName());
         }
       }
-      return new Origin(overhead, NONE);
+      return new Origin(overhead, withoutLine != null ? withoutLine : NONE);
     });
   }
 

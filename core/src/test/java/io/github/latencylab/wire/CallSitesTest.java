@@ -153,8 +153,74 @@ class CallSitesTest {
         "com.example.library.LibraryService$$EnhancerBySpringCGLIB$$5f1a",
         "com.example.library.Author$HibernateProxy$Xy12Ab",
         "com.example.library.Author$ByteBuddy$Mock", "com.example.library.$Proxy42",
-        "com.example.library.AuthorService$MockitoMock$123")) {
+        "com.example.library.AuthorService$MockitoMock$123",
+        "org.acme.petclinic.VisitResource_Subclass", "org.acme.petclinic.OwnerService_ClientProxy",
+        "example.ProductRepository$Intercepted", "example.$ProductRepository$Definition",
+        "example.$ProductRepository$Intercepted$Definition$Exec",
+        "example.$Product$Introspection", "org.acme.Visit$Proxy$_$$_WeldSubclass")) {
       assertThat(CallSites.isGenerated(generated)).as(generated).isTrue();
+    }
+  }
+
+  /** An entity as Hibernate's bytecode enhancement leaves it: a generated reader in the class. */
+  static class Pet {
+    String $$_hibernate_read_name() throws SQLException {
+      try (Statement st = connection.createStatement()) {
+        st.execute("select 4");
+      }
+      return "Leo";
+    }
+  }
+
+  /** A resource, and ArC's interceptor subclass of it (Quarkus), in the same package. */
+  static class VisitResource {
+    void visits() throws SQLException {
+      new Pet().$$_hibernate_read_name();
+    }
+  }
+
+  static class VisitResource_Subclass extends VisitResource {
+    @Override
+    void visits() throws SQLException {
+      super.visits();
+    }
+  }
+
+  @Test
+  void codeGeneratedIntoOrAroundTheApplicationsClassesIsNotTheCallSite() throws SQLException {
+    WireStats before = lab.wire().snapshot();
+    new VisitResource_Subclass().visits();
+    assertThat(callSites(before)).containsExactly(
+        "CallSitesTest$VisitResource.visits(CallSitesTest.java:178)");
+  }
+
+  @Test
+  void aClassWithNoCodeSourceIsPlacedByWhereItsLoaderFindsItsClassFile() throws Exception {
+    // Quarkus defines the application's classes with no code source, or none with a location
+    try (NoCodeSourceLoader quarkusLike = new NoCodeSourceLoader()) {
+      Class<?> fromTestClasses = quarkusLike.define(Nothing.class.getName());
+      assertThat(fromTestClasses.getProtectionDomain().getCodeSource().getLocation()).isNull();
+      assertThat(CallSites.isApplication(fromTestClasses)).as("from test-classes").isTrue();
+      Class<?> fromPgjdbcsJar = quarkusLike.define("org.postgresql.util.PGmoney");
+      assertThat(fromPgjdbcsJar.getProtectionDomain().getCodeSource().getLocation()).isNull();
+      assertThat(CallSites.isApplication(fromPgjdbcsJar)).as("from pgjdbc's jar").isFalse();
+    }
+  }
+
+  /** Defines classes from their class files with no protection domain, as Quarkus does. */
+  static final class NoCodeSourceLoader extends java.net.URLClassLoader {
+    NoCodeSourceLoader() {
+      super(new java.net.URL[] {
+          CallSitesTest.class.getProtectionDomain().getCodeSource().getLocation(),
+          org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation()},
+          CallSitesTest.class.getClassLoader());
+    }
+
+    Class<?> define(String name) throws java.io.IOException {
+      try (var in = getResourceAsStream(name.replace('.', '/') + ".class")) {
+        byte[] bytes = in.readAllBytes();
+        return defineClass(name, bytes, 0, bytes.length);
+      }
     }
   }
 
