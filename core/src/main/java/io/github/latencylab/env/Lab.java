@@ -17,8 +17,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -72,6 +74,7 @@ public final class Lab implements AutoCloseable {
   private final Thread shutdownHook;
   private ServerInfo server;
   private String toxiproxyVersion;
+  private Connection watchConnection; // UncountedSql's, opened on first use
   private boolean closed;
   private boolean stopped;
 
@@ -678,9 +681,35 @@ public final class Lab implements AutoCloseable {
     server = null;
   }
 
+  /**
+   * Starts checking the server's sessions against this Lab's counted connections, for a budget:
+   * SQL on a connection it did not count is then a finding ({@link UncountedSql}). Empty on a
+   * database the Lab does not own, or attached from another JVM.
+   */
+  public synchronized Optional<UncountedSql> watchUncounted() {
+    if (!backend.ownsDatabase() || backend instanceof AttachedBackend || stopped) {
+      return Optional.empty();
+    }
+    try {
+      if (watchConnection == null || watchConnection.isClosed()) {
+        watchConnection = plain(direct).getConnection();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not connect to " + id + "'s PostgreSQL to check"
+          + " its sessions: " + e.getMessage(), e);
+    }
+    return Optional.of(UncountedSql.start(watchConnection, () -> {
+      Set<Integer> counted = new HashSet<>(wire.openBackends());
+      counted.addAll(directWire.openBackends());
+      counted.addAll(relayChecks.openBackends());
+      return counted;
+    }, id + " (" + target.redactedUrl() + ")"));
+  }
+
   // connections the Lab makes for itself are not counted on the user's wire
   private static DataSource plain(PostgresTarget target) {
     PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setApplicationName(UncountedSql.OWN_APPLICATION_NAME);
     ds.setURL(target.jdbcUrl());
     ds.setUser(target.user());
     ds.setPassword(target.password());
@@ -724,6 +753,13 @@ public final class Lab implements AutoCloseable {
       }
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
+    }
+    if (watchConnection != null) {
+      try {
+        watchConnection.close();
+      } catch (SQLException e) {
+        LOG.debug("the sessions' watch did not close cleanly", e);
+      }
     }
     // the relay and the proxies first: the workload's connections through them end, and
     // with them any lock that would hold up dropping the schema

@@ -1,6 +1,7 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.UncountedSql;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.function.ThrowingSupplier;
@@ -47,26 +49,31 @@ public final class RoundTrips {
   private final WireCounter counter;
   private final Rtt measuredAt;
   private final boolean includeOverhead;
+  private final Lab lab; // whose server's sessions are checked against the count, if any
 
-  private RoundTrips(WireCounter counter, Rtt measuredAt, boolean includeOverhead) {
+  private RoundTrips(WireCounter counter, Rtt measuredAt, boolean includeOverhead, Lab lab) {
     this.counter = Objects.requireNonNull(counter, "counter");
     this.measuredAt = measuredAt;
     this.includeOverhead = includeOverhead;
+    this.lab = lab;
   }
 
   /** Assertions on {@code counter}, e.g. {@code lab.wire(connection)} for one connection. */
   public static RoundTrips on(WireCounter counter) {
-    return new RoundTrips(counter, Rtt.ZERO, false);
+    return new RoundTrips(counter, Rtt.ZERO, false, null);
   }
 
-  /** Assertions on every connection of {@code lab}. */
+  /**
+   * Assertions on every connection of {@code lab}; SQL that reaches its database on a
+   * connection it did not count fails them ({@link Lab#watchUncounted()}).
+   */
   public static RoundTrips on(Lab lab) {
-    return new RoundTrips(lab.wire(), lab.rtt(), false);
+    return new RoundTrips(lab.wire(), lab.rtt(), false, lab);
   }
 
   /** These assertions, counting connection set-up, validation and housekeeping too. */
   public RoundTrips includingOverhead() {
-    return new RoundTrips(counter, measuredAt, true);
+    return new RoundTrips(counter, measuredAt, true, lab);
   }
 
   /** Runs {@code code}; fails if it made more than {@code max} round trips. */
@@ -181,17 +188,23 @@ public final class RoundTrips {
    */
   <T> T check(Spec spec, String subject, Consumer<BlockCost> recorder,
       ThrowingSupplier<T> code) {
+    Optional<UncountedSql> watch = lab == null ? Optional.empty() : lab.watchUncounted();
     BlockCost.Measured<T> measured;
     try {
       measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(), code);
     } catch (Throwable t) {
       throw RoundTrips.<RuntimeException>rethrow(t);
     }
+    String prefix = subject == null ? "" : subject + ": ";
+    // a count that missed the application's connections proves nothing, within budget or not
+    Optional<String> uncounted = watch.flatMap(UncountedSql::finding);
+    if (uncounted.isPresent()) {
+      throw new AssertionFailedError(prefix + uncounted.get());
+    }
     BlockCost m = measured.cost();
     if (recorder != null) {
       recorder.accept(m);
     }
-    String prefix = subject == null ? "" : subject + ": ";
     WireStats cost = m.counted();
     for (Bound bound : spec.bounds()) {
       long actual = bound.unit() == Unit.ROUND_TRIPS ? cost.roundTrips() : cost.statements();

@@ -21,6 +21,10 @@ final class BackendTap {
     /** A message begins (its type byte read), or, for type 0, the one-byte SSL/GSS answer. */
     default void answered(char type) {
     }
+
+    /** The server's BackendKeyData named the process serving this connection. */
+    default void backendPid(int pid) {
+    }
   }
 
   private static final Object SYNC = new Object();
@@ -32,6 +36,9 @@ final class BackendTap {
   private final byte[] header = new byte[5];
   private int headerFill;
   private long bodyRemaining = -1;
+  // of a BackendKeyData: the bytes of its process id still to read, and those read
+  private int pidBytesWanted;
+  private int pid;
 
   BackendTap(Listener listener) {
     this.listener = listener;
@@ -83,6 +90,14 @@ final class BackendTap {
         message((char) header[0]);
         listener.answered((char) header[0]);
         bodyRemaining = length - 4;
+        pidBytesWanted = header[0] == 'K' && bodyRemaining >= 4 ? 4 : 0;
+      }
+      while (pidBytesWanted > 0 && i < end) {
+        pid = (pid << 8) | (buf[i++] & 0xff);
+        bodyRemaining--;
+        if (--pidBytesWanted == 0) {
+          listener.backendPid(pid);
+        }
       }
       long take = Math.min(bodyRemaining, end - i);
       i += (int) take;

@@ -43,6 +43,7 @@ final class CountingSocket extends Socket {
   @Override
   public synchronized void close() throws IOException {
     OPEN.remove(counter.localPort());
+    counter.closed();
     super.close();
   }
 

@@ -71,6 +71,10 @@ public final class WireCounter {
   private static final AtomicInteger CONNECTIONS = new AtomicInteger();
   private final int connectionNumber;
   private volatile int localPort;
+  // of a connection's counter: the server process serving it (BackendKeyData), 0 until known;
+  // of a Lab's counter: those of its connections still open
+  private volatile int backendPid;
+  private final Set<Integer> openBackends = java.util.concurrent.ConcurrentHashMap.newKeySet();
   // of a connection's counter: its round trips as RoundTripDepth defines them, and those the
   // server's messages being read completed
   private final RoundTripDepth depth;
@@ -100,6 +104,12 @@ public final class WireCounter {
       @Override
       public void answered(char type) {
         answeredTrips += type == 0 ? depth.serverByte() : depth.serverMessage(type);
+      }
+
+      @Override
+      public void backendPid(int pid) {
+        backendPid = pid;
+        parent.openBackends.add(pid);
       }
     });
     this.tap = parent == null ? null : new FrontendTap(new FrontendTap.Listener() {
@@ -248,6 +258,22 @@ public final class WireCounter {
    */
   public int localPort() {
     return localPort;
+  }
+
+  /** This connection's socket closed: its server process is no longer one of the counted. */
+  void closed() {
+    if (parent != null && backendPid != 0) {
+      parent.openBackends.remove(backendPid);
+    }
+  }
+
+  /**
+   * The server processes (PostgreSQL backend pids, from each connection's BackendKeyData) of
+   * the connections counted here and still open: what the server's own view of its sessions
+   * is checked against.
+   */
+  public Set<Integer> openBackends() {
+    return Set.copyOf(openBackends);
   }
 
   /** A counter for one connection that also adds to this one. */

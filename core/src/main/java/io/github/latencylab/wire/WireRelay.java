@@ -147,6 +147,7 @@ public final class WireRelay implements AutoCloseable {
       close(server);
     } finally {
       byClientPort.remove(port, counter);
+      counter.closed();
     }
   }
 

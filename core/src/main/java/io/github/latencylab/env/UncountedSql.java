@@ -1,0 +1,96 @@
+package io.github.latencylab.env;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * What the server saw against what the Lab counted, over one stretch of a test: SQL that ran
+ * on a session of the Lab's database whose connection the Lab did not count (an application's
+ * own datasource built from host and port, a URL stripped of latency-lab's parameters, another
+ * Lab's URL) would leave a budget reading zero, and passing. Read from {@code
+ * pg_stat_activity} on a connection of the Lab's own, outside the counted ones, at the start and
+ * the end: it sees the sessions still open at the end (a pool's), not one opened and closed
+ * within the stretch. Only on a PostgreSQL the Lab owns: on your own database other clients are
+ * yours to have.
+ */
+public final class UncountedSql {
+
+  /** The application_name of the connections the Lab makes for itself. */
+  static final String OWN_APPLICATION_NAME = "latency-lab";
+
+  private static final String SESSIONS = "SELECT pid, application_name,"
+      + " coalesce(host(client_addr), 'a local socket'), client_port, left(query, 120)"
+      + " FROM pg_stat_activity WHERE datname = current_database()"
+      + " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+      + " AND application_name <> '" + OWN_APPLICATION_NAME + "' AND query_start >= ?";
+
+  private final Connection watch;
+  private final Supplier<Set<Integer>> counted;
+  private final String labName;
+  private final Timestamp since;
+
+  private UncountedSql(Connection watch, Supplier<Set<Integer>> counted, String labName)
+      throws SQLException {
+    this.watch = watch;
+    this.counted = counted;
+    this.labName = labName;
+    try (PreparedStatement now = watch.prepareStatement("SELECT clock_timestamp()");
+        ResultSet rs = now.executeQuery()) {
+      rs.next();
+      this.since = rs.getTimestamp(1);
+    }
+  }
+
+  static UncountedSql start(Connection watch, Supplier<Set<Integer>> counted, String labName) {
+    try {
+      return new UncountedSql(watch, counted, labName);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not read the server's clock on " + labName + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The one line that says which session ran SQL the Lab did not count since this watch
+   * started, if one did.
+   */
+  public Optional<String> finding() {
+    List<String> sessions = new ArrayList<>();
+    Set<Integer> known = counted.get();
+    synchronized (watch) {
+      try (PreparedStatement st = watch.prepareStatement(SESSIONS)) {
+        st.setTimestamp(1, since);
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next()) {
+            if (!known.contains(rs.getInt(1))) {
+              sessions.add("backend pid " + rs.getInt(1) + " (application_name '"
+                  + rs.getString(2) + "', from " + rs.getString(3)
+                  + (rs.getInt(4) > 0 ? ":" + rs.getInt(4) : "") + ", last `"
+                  + rs.getString(5).replaceAll("\\s+", " ").strip() + "`)");
+            }
+          }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException("Could not read pg_stat_activity on " + labName + ": "
+            + e.getMessage(), e);
+      }
+    }
+    if (sessions.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of("SQL reached the Lab's database on " + (sessions.size() == 1
+        ? "a connection" : sessions.size() + " connections") + " the Lab did not count, "
+        + sessions.get(0) + (sessions.size() > 1 ? " and " + (sessions.size() - 1) + " more"
+        : "") + ": this budget reads " + labName + ", which counts only connections made"
+        + " through its URL (${latencylab.lab.url}) or its DataSource; point the application's"
+        + " datasource there");
+  }
+}

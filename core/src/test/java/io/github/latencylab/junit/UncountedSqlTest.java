@@ -1,0 +1,94 @@
+package io.github.latencylab.junit;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.EventConditions.test;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import io.github.latencylab.env.Lab;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/**
+ * A budget can never pass on SQL the Lab did not count: an application's own datasource built
+ * from the Lab's host and port (its URL stripped of latency-lab's parameters) reaches the same
+ * database through the same proxy, and a count of zero would pass {@code max = 10}.
+ */
+class UncountedSqlTest {
+
+  @Test
+  void aBudgetOverSqlTheLabDidNotCountFailsNamingTheConnectionItSaw() {
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("latencylab.backend", "embedded")
+        .selectors(selectClass(Application.class)).execute().testEvents().assertThatEvents()
+        .haveExactly(1, event(test("threeSelectsOnItsOwnDatasource"), finishedWithFailure(
+            message(m -> m.startsWith("threeSelectsOnItsOwnDatasource(): SQL reached the Lab's"
+                + " database on a connection the Lab did not count, backend pid ")
+                && m.contains("application_name 'its own pool'")
+                && m.contains("last `SELECT 2`")
+                && m.contains("point the application's datasource there")
+                && !m.contains("\n")))))
+        .haveExactly(1, event(test("threeSelectsOnTheLabsUrl"), finishedSuccessfully()))
+        .haveExactly(1, event(test("theLabsOwnConnectionsAreNotTheApplications"),
+            finishedSuccessfully()));
+  }
+
+  @AfterAll
+  static void closeTheApplicationsPool() throws Exception {
+    Application.close();
+  }
+
+  /** An application whose pool keeps its connection open, as Agroal or HikariCP do. */
+  @ExtendWith(LabExtension.class)
+  static class Application {
+    static Connection ownPool;
+
+    @Test
+    @ExpectRoundTrips(max = 10)
+    void threeSelectsOnItsOwnDatasource(Lab lab) throws Exception {
+      // what an application builds from host, port and database: no latency-lab parameters
+      String stripped = lab.target().withParameter("ApplicationName", "its own pool").jdbcUrl();
+      ownPool = DriverManager.getConnection(stripped, lab.target().user(),
+          lab.target().password());
+      selects(ownPool, 3);
+    }
+
+    @Test
+    @ExpectRoundTrips(exactly = 3)
+    void threeSelectsOnTheLabsUrl() throws Exception {
+      try (Connection c = DriverManager.getConnection(System.getProperty(
+          LabExtension.URL_PROPERTY), System.getProperty(LabExtension.USER_PROPERTY),
+          System.getProperty(LabExtension.PASSWORD_PROPERTY))) {
+        selects(c, 3);
+      }
+    }
+
+    @Test
+    @ExpectRoundTrips(exactly = 0)
+    void theLabsOwnConnectionsAreNotTheApplications(Lab lab) {
+      lab.refreshServerInfo();
+      lab.server(); // read on a connection of the Lab's own
+    }
+
+    static void selects(Connection c, int n) throws Exception {
+      try (Statement s = c.createStatement()) {
+        for (int i = 0; i < n; i++) {
+          s.execute("SELECT " + i);
+        }
+      }
+    }
+
+    static void close() throws Exception {
+      if (ownPool != null) {
+        ownPool.close();
+      }
+    }
+  }
+}
