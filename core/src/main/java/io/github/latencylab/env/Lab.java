@@ -698,10 +698,11 @@ public final class Lab implements AutoCloseable {
       throw new IllegalStateException("Could not connect to " + id + "'s PostgreSQL to check"
           + " its sessions: " + e.getMessage(), e);
     }
+    long since = System.nanoTime();
     return Optional.of(UncountedSql.start(watchConnection, () -> {
-      Set<Integer> counted = new HashSet<>(wire.openBackends());
-      counted.addAll(directWire.openBackends());
-      counted.addAll(relayChecks.openBackends());
+      Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
+      counted.addAll(directWire.backendsOpenSince(since));
+      counted.addAll(relayChecks.backendsOpenSince(since));
       return counted;
     }, id + " (" + target.redactedUrl() + ")"));
   }

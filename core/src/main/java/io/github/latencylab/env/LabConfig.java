@@ -2,18 +2,25 @@ package io.github.latencylab.env;
 
 import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Lab's settings, resolved: system property over environment variable over default (see
- * {@link Setting}), then whatever {@link #with} sets in code or from a CLI flag.
- * Immutable; {@code with} returns a copy.
+ * The Lab's settings, resolved: system property over environment variable over the test class
+ * path's {@value #FILE} over default (see {@link Setting}), then whatever {@link #with} sets in
+ * code or from a CLI flag. Immutable; {@code with} returns a copy.
+ *
+ * <p>{@value #FILE} is latency-lab's own file, so that no framework's is hidden: Quarkus ships a
+ * {@code junit-platform.properties} of its own, and JUnit reads only the first it finds.
  */
 public final class LabConfig {
 
@@ -25,24 +32,56 @@ public final class LabConfig {
     this.sources = sources;
   }
 
-  /** Settings from system properties and environment variables, defaults elsewhere. */
+  /** The settings file latency-lab reads from the class path, e.g. src/test/resources. */
+  public static final String FILE = "latency-lab.properties";
+
+  /** Settings from system properties, environment variables and {@value #FILE}. */
   public static LabConfig fromEnvironment() {
     Map<String, String> properties = new HashMap<>();
     System.getProperties().forEach((k, v) -> properties.put(k.toString(), v.toString()));
-    return from(properties, System.getenv());
+    return from(properties, System.getenv(), fileOnTheClassPath());
   }
 
   static LabConfig from(Map<String, String> properties, Map<String, String> environment) {
+    return from(properties, environment, Map.of());
+  }
+
+  private static Map<String, String> fileOnTheClassPath() {
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    URL url = (context != null ? context : LabConfig.class.getClassLoader()).getResource(FILE);
+    if (url == null) {
+      return Map.of();
+    }
+    Properties file = new Properties();
+    try (InputStream in = url.openStream()) {
+      file.load(in);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Could not read " + url + ": " + e.getMessage(), e);
+    }
+    Map<String, String> values = new HashMap<>();
+    file.forEach((k, v) -> values.put(k.toString(), v.toString().strip()));
+    for (String name : values.keySet()) {
+      if (java.util.Arrays.stream(Setting.values()).noneMatch(s -> s.property().equals(name))) {
+        throw new IllegalArgumentException(url + ": unknown setting " + name + " (latency-lab's"
+            + " settings: README's settings table, e.g. latencylab.backend)");
+      }
+    }
+    return values;
+  }
+
+  static LabConfig from(Map<String, String> properties, Map<String, String> environment,
+      Map<String, String> file) {
     Map<Setting, String> values = new EnumMap<>(Setting.class);
     Map<Setting, String> sources = new EnumMap<>(Setting.class);
     for (Setting s : Setting.values()) {
-      String value = properties.getOrDefault(s.property(),
-          environment.getOrDefault(s.environmentVariable(), s.defaultValue()));
+      String value = properties.getOrDefault(s.property(), environment.getOrDefault(
+          s.environmentVariable(), file.getOrDefault(s.property(), s.defaultValue())));
       if (s == Setting.CACHE_DIR && value.isBlank()) {
         value = Setting.defaultCacheDir(environment).toString();
       }
       values.put(s, value);
-      sources.put(s, s.sourceOf(properties, environment));
+      String source = s.sourceOf(properties, environment);
+      sources.put(s, source.equals("default") && file.containsKey(s.property()) ? FILE : source);
     }
     LabConfig config = new LabConfig(values, sources);
     config.validate();

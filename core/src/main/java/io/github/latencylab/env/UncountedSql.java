@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -64,18 +66,16 @@ public final class UncountedSql {
    */
   public Optional<String> finding() {
     List<String> sessions = new ArrayList<>();
-    Set<Integer> known = counted.get();
+    Map<Integer, String> seen = new LinkedHashMap<>();
     synchronized (watch) {
       try (PreparedStatement st = watch.prepareStatement(SESSIONS)) {
         st.setTimestamp(1, since);
         try (ResultSet rs = st.executeQuery()) {
           while (rs.next()) {
-            if (!known.contains(rs.getInt(1))) {
-              sessions.add("backend pid " + rs.getInt(1) + " (application_name '"
-                  + rs.getString(2) + "', from " + rs.getString(3)
-                  + (rs.getInt(4) > 0 ? ":" + rs.getInt(4) : "") + ", last `"
-                  + rs.getString(5).replaceAll("\\s+", " ").strip() + "`)");
-            }
+            seen.put(rs.getInt(1), "backend pid " + rs.getInt(1) + " (application_name '"
+                + rs.getString(2) + "', from " + rs.getString(3)
+                + (rs.getInt(4) > 0 ? ":" + rs.getInt(4) : "") + ", last `"
+                + rs.getString(5).replaceAll("\\s+", " ").strip() + "`)");
           }
         }
       } catch (SQLException e) {
@@ -83,6 +83,13 @@ public final class UncountedSql {
             + e.getMessage(), e);
       }
     }
+    // read after the server's view: a counted connection's pid is known before it sends SQL
+    Set<Integer> known = counted.get();
+    seen.forEach((pid, session) -> {
+      if (!known.contains(pid)) {
+        sessions.add(session);
+      }
+    });
     if (sessions.isEmpty()) {
       return Optional.empty();
     }

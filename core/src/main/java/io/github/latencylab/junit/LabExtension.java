@@ -156,13 +156,15 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     LabConfig resolved = config != null ? config : configFrom(context);
     Store store = context.getRoot().getStore(NAMESPACE);
     // a Lab is AutoCloseable: the root store closes it when the run ends
-    Lab lab = store.getOrComputeIfAbsent("lab " + resolved, key -> started(resolved),
-        Lab.class);
+    Lab lab = store.getOrComputeIfAbsent("lab " + resolved, key -> {
+      Lab framework = SharedLab.take(resolved); // a framework's entry started it first
+      return framework != null ? framework : started(resolved);
+    }, Lab.class);
     lastStarted = lab;
     return lab;
   }
 
-  private static Lab started(LabConfig config) {
+  static Lab started(LabConfig config) {
     CallSites.exclude(prefixes(config.get(Setting.CALL_SITES_EXCLUDE)));
     CallSites.include(prefixes(config.get(Setting.CALL_SITES_INCLUDE)));
     Lab lab = Lab.start(config);

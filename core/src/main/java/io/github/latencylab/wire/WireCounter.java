@@ -72,9 +72,10 @@ public final class WireCounter {
   private final int connectionNumber;
   private volatile int localPort;
   // of a connection's counter: the server process serving it (BackendKeyData), 0 until known;
-  // of a Lab's counter: those of its connections still open
+  // of a Lab's counter: those of its connections, each with when it closed (System.nanoTime;
+  // Long.MAX_VALUE while open), kept a minute: a backend outlives its client's close a little
   private volatile int backendPid;
-  private final Set<Integer> openBackends = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Map<Integer, Long> backends = new java.util.concurrent.ConcurrentHashMap<>();
   // of a connection's counter: its round trips as RoundTripDepth defines them, and those the
   // server's messages being read completed
   private final RoundTripDepth depth;
@@ -109,7 +110,9 @@ public final class WireCounter {
       @Override
       public void backendPid(int pid) {
         backendPid = pid;
-        parent.openBackends.add(pid);
+        long forgotten = System.nanoTime() - 60_000_000_000L;
+        parent.backends.values().removeIf(closedAt -> closedAt < forgotten);
+        parent.backends.put(pid, Long.MAX_VALUE);
       }
     });
     this.tap = parent == null ? null : new FrontendTap(new FrontendTap.Listener() {
@@ -263,17 +266,23 @@ public final class WireCounter {
   /** This connection's socket closed: its server process is no longer one of the counted. */
   void closed() {
     if (parent != null && backendPid != 0) {
-      parent.openBackends.remove(backendPid);
+      parent.backends.replace(backendPid, Long.MAX_VALUE, System.nanoTime());
     }
   }
 
   /**
    * The server processes (PostgreSQL backend pids, from each connection's BackendKeyData) of
-   * the connections counted here and still open: what the server's own view of its sessions
-   * is checked against.
+   * the connections counted here that were open at {@code since} (System.nanoTime) or later:
+   * what the server's own view of its sessions is checked against.
    */
-  public Set<Integer> openBackends() {
-    return Set.copyOf(openBackends);
+  public Set<Integer> backendsOpenSince(long since) {
+    Set<Integer> pids = new java.util.HashSet<>();
+    backends.forEach((pid, closedAt) -> {
+      if (closedAt >= since) {
+        pids.add(pid);
+      }
+    });
+    return pids;
   }
 
   /** A counter for one connection that also adds to this one. */
