@@ -717,6 +717,11 @@ public final class Lab implements AutoCloseable {
     return ds;
   }
 
+  /** Whether {@link #close()} was called. */
+  public synchronized boolean isClosed() {
+    return closed;
+  }
+
   // package-private for tests that check nothing is left running
   Backend backendForTests() {
     return backend;

@@ -156,10 +156,9 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     LabConfig resolved = config != null ? config : configFrom(context);
     Store store = context.getRoot().getStore(NAMESPACE);
     // a Lab is AutoCloseable: the root store closes it when the run ends
-    Lab lab = store.getOrComputeIfAbsent("lab " + resolved, key -> {
-      Lab framework = SharedLab.take(resolved); // a framework's entry started it first
-      return framework != null ? framework : started(resolved);
-    }, Lab.class);
+    // a framework's entry (SharedLab) may have started it first; the run's end releases it
+    Lab lab = store.getOrComputeIfAbsent("lab " + resolved, key -> SharedLab.lease(resolved),
+        SharedLab.Lease.class).lab();
     lastStarted = lab;
     return lab;
   }

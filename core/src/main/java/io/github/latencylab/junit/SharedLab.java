@@ -4,6 +4,7 @@ import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.wire.JvmWide;
 import java.lang.reflect.InvocationTargetException;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,8 +25,9 @@ public final class SharedLab {
   /** The key of the password (a throwaway one, never printed) in {@link #connection()}. */
   public static final String PASSWORD = "password";
 
-  // started here before the extension asked: by its settings, until the extension takes it
-  private static final Map<String, Lab> STARTED = new ConcurrentHashMap<>();
+  // the run's Labs by their settings, whoever asked first: a framework's entry or the extension
+  private static final Map<String, Lab> LABS = new ConcurrentHashMap<>();
+  private static final Map<Lab, Integer> LEASES = new IdentityHashMap<>();
 
   private SharedLab() {
   }
@@ -50,14 +52,40 @@ public final class SharedLab {
             + " match: use one latency-lab-core version on the test class path", e);
       }
     }
-    LabConfig config = LabConfig.fromEnvironment();
-    Lab lab = STARTED.computeIfAbsent(config.toString(), key -> LabExtension.started(config));
+    Lab lab = labFor(LabConfig.fromEnvironment());
     return Map.of(URL, lab.jdbcUrl(), USER, lab.target().user(), PASSWORD,
         lab.target().password());
   }
 
-  /** The Lab started here for {@code config}, handed over to the extension's run, if any. */
-  static Lab take(LabConfig config) {
-    return STARTED.remove(config.toString());
+  /** The run's Lab of {@code config}, started if there is none open. */
+  static Lab labFor(LabConfig config) {
+    return LABS.compute(config.toString(), (key, lab) -> lab != null && !lab.isClosed() ? lab
+        : LabExtension.started(config));
+  }
+
+  /**
+   * The Lab of {@code config} for one JUnit run, closed when the last run holding it ends: a
+   * run started inside another (JUnit's test kit) shares the outer run's Lab.
+   */
+  static synchronized Lease lease(LabConfig config) {
+    Lab lab = labFor(config);
+    LEASES.merge(lab, 1, Integer::sum);
+    return new Lease(lab);
+  }
+
+  private static synchronized void release(Lab lab) {
+    if (LEASES.merge(lab, -1, Integer::sum) <= 0) {
+      LEASES.remove(lab);
+      LABS.values().remove(lab);
+      lab.close();
+    }
+  }
+
+  /** A run's hold on a Lab; JUnit closes it with the run's root store. */
+  record Lease(Lab lab) implements AutoCloseable {
+    @Override
+    public void close() {
+      release(lab);
+    }
   }
 }
