@@ -19,7 +19,7 @@ import java.util.Properties;
  * names the driver latency-lab was compiled against, not the one on the classpath).
  *
  * @param libraries the versions of what else is on the classpath and shapes round trips, by
- *     name ("Hibernate ORM", "Spring Boot", "Spring Framework", "HikariCP", "JUnit Jupiter"),
+ *     name ("Hibernate ORM", "Spring Boot", "Quarkus", "Micronaut", "HikariCP", "Agroal"...),
  *     those present only
  * @param host the machine's host name (null where unknown, or in files of earlier versions):
  *     what tells two CI runners of the same image apart when their results are merged
@@ -153,9 +153,16 @@ public record LabEnvironment(
   static Map<String, String> librariesOnTheClasspath() {
     Map<String, String> found = new LinkedHashMap<>();
     put(found, "Hibernate ORM", "org.hibernate.Version", "getVersionString");
+    put(found, "Hibernate Reactive", "org.hibernate.reactive.mutiny.Mutiny",
+        "org.hibernate.reactive/hibernate-reactive-core");
     put(found, "Spring Boot", "org.springframework.boot.SpringBootVersion", "getVersion");
     put(found, "Spring Framework", "org.springframework.core.SpringVersion", "getVersion");
+    put(found, "Quarkus", "io.quarkus.runtime.Quarkus", "io.quarkus/quarkus-core");
+    // Micronaut's jars are built by Gradle: their manifests say their versions, no pom does
+    put(found, "Micronaut", "io.micronaut.context.ApplicationContext", null);
+    put(found, "Micronaut Data", "io.micronaut.data.annotation.Repository", null);
     put(found, "HikariCP", "com.zaxxer.hikari.HikariDataSource", "com.zaxxer/HikariCP");
+    put(found, "Agroal", "io.agroal.api.AgroalDataSource", "io.agroal/agroal-api");
     put(found, "JUnit Jupiter", "org.junit.jupiter.api.Test", null);
     return found;
   }
