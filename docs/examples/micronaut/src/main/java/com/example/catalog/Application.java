@@ -1,0 +1,10 @@
+package com.example.catalog;
+
+import io.micronaut.runtime.Micronaut;
+
+public class Application {
+
+  public static void main(String[] args) {
+    Micronaut.run(Application.class, args);
+  }
+}
