@@ -710,8 +710,11 @@ public final class Lab implements AutoCloseable {
   // connections the Lab makes for itself are not counted on the user's wire
   private static DataSource plain(PostgresTarget target) {
     PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setApplicationName(UncountedSql.OWN_APPLICATION_NAME);
     ds.setURL(target.jdbcUrl());
+    // told apart from the application's by UncountedSql; a name the user's URL gives wins
+    if (!target.parameters().containsKey("ApplicationName")) {
+      ds.setApplicationName(UncountedSql.OWN_APPLICATION_NAME);
+    }
     ds.setUser(target.user());
     ds.setPassword(target.password());
     return ds;
