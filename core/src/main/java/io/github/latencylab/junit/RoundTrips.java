@@ -2,6 +2,7 @@ package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.UncountedSql;
+import io.github.latencylab.wire.JvmWide;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
@@ -46,6 +47,9 @@ import org.opentest4j.AssertionFailedError;
  */
 public final class RoundTrips {
 
+  // the class path's copy, where a framework loaded this one again (null where this is it)
+  private static final Class<?> ROOT = JvmWide.rootCopy(RoundTrips.class).orElse(null);
+
   private final WireCounter counter;
   private final Rtt measuredAt;
   private final boolean includeOverhead;
@@ -78,31 +82,56 @@ public final class RoundTrips {
 
   /** Runs {@code code}; fails if it made more than {@code max} round trips. */
   public static void assertAtMost(long max, Executable code) {
+    if (ROOT != null) {
+      inRoot("assertAtMost", new Class<?>[] {long.class, Executable.class}, max, code);
+      return;
+    }
     current().atMost(max, code);
   }
 
   /** Runs {@code code} and returns its value; fails if it made more than {@code max}. */
   public static <T> T assertAtMost(long max, ThrowingSupplier<T> code) {
+    if (ROOT != null) {
+      return inRoot("assertAtMost", new Class<?>[] {long.class, ThrowingSupplier.class}, max,
+          code);
+    }
     return current().atMost(max, code);
   }
 
   /** Runs {@code code}; fails unless it made exactly {@code expected} round trips. */
   public static void assertExactly(long expected, Executable code) {
+    if (ROOT != null) {
+      inRoot("assertExactly", new Class<?>[] {long.class, Executable.class}, expected, code);
+      return;
+    }
     current().exactly(expected, code);
   }
 
   /** Runs {@code code} and returns its value; fails unless it made exactly {@code expected}. */
   public static <T> T assertExactly(long expected, ThrowingSupplier<T> code) {
+    if (ROOT != null) {
+      return inRoot("assertExactly", new Class<?>[] {long.class, ThrowingSupplier.class},
+          expected, code);
+    }
     return current().exactly(expected, code);
   }
 
   /** Runs {@code code}; fails if it executed more than {@code max} SQL statements. */
   public static void assertStatementsAtMost(long max, Executable code) {
+    if (ROOT != null) {
+      inRoot("assertStatementsAtMost", new Class<?>[] {long.class, Executable.class}, max,
+          code);
+      return;
+    }
     current().statementsAtMost(max, code);
   }
 
   /** Runs {@code code} and returns its value; fails if it executed more than {@code max}. */
   public static <T> T assertStatementsAtMost(long max, ThrowingSupplier<T> code) {
+    if (ROOT != null) {
+      return inRoot("assertStatementsAtMost",
+          new Class<?>[] {long.class, ThrowingSupplier.class}, max, code);
+    }
     return current().statementsAtMost(max, code);
   }
 
@@ -112,11 +141,21 @@ public final class RoundTrips {
    * not included ({@link ExpectWireCost}).
    */
   public static void assertCostAtMost(String rtt, double maxMillis, Executable code) {
+    if (ROOT != null) {
+      inRoot("assertCostAtMost", new Class<?>[] {String.class, double.class, Executable.class},
+          rtt, maxMillis, code);
+      return;
+    }
     current().costAtMost(Rtt.parse(rtt), maxMillis, code);
   }
 
   /** The same, returning the block's value. */
   public static <T> T assertCostAtMost(String rtt, double maxMillis, ThrowingSupplier<T> code) {
+    if (ROOT != null) {
+      return inRoot("assertCostAtMost",
+          new Class<?>[] {String.class, double.class, ThrowingSupplier.class}, rtt, maxMillis,
+          code);
+    }
     return current().costAtMost(Rtt.parse(rtt), maxMillis, code);
   }
 
@@ -168,6 +207,25 @@ public final class RoundTrips {
 
   private static RoundTrips current() {
     return on(LabExtension.currentLab());
+  }
+
+  /**
+   * The same assertion in the copy of latency-lab on the class path, where a framework loaded
+   * this one again (a {@code @QuarkusTest} class's): that copy keeps the run's Lab, and JUnit's
+   * types are the same in both.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> T inRoot(String method, Class<?>[] types, Object... args) {
+    try {
+      return (T) ROOT.getMethod(method, types).invoke(null, args);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw RoundTrips.<RuntimeException>rethrow(e.getCause());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("latency-lab is loaded twice in this JVM (by "
+          + JvmWide.describe(RoundTrips.class.getClassLoader()) + " and by "
+          + JvmWide.describe(ROOT.getClassLoader()) + ") and the two copies do not match: use"
+          + " one latency-lab-core version on the test class path", e);
+    }
   }
 
   private static ThrowingSupplier<Void> asSupplier(Executable code) {

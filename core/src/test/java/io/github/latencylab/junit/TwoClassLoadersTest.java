@@ -63,6 +63,8 @@ class TwoClassLoadersTest {
           .haveExactly(1, event(test("twoSelectsWithinTheirBudget"), finishedSuccessfully()))
           .haveExactly(1, event(test("twoSelectsOverABudgetOfOne"), finishedWithFailure(
               message(m -> m.contains("expected at most 1 round trip, but there were 2")))))
+          .haveExactly(1, event(test("assertionsInCodeCountOnTheRunsLabToo"),
+              finishedSuccessfully()))
           .haveExactly(1, event(test("theClassPathsTest"), finishedSuccessfully()));
       assertThat(System.getProperty("probe.framework.url")).as("the framework test's Lab")
           .isNotNull().isEqualTo(System.getProperty("probe.classpath.url"));
@@ -128,6 +130,11 @@ class TwoClassLoadersTest {
     @ExpectRoundTrips(max = 1)
     void twoSelectsOverABudgetOfOne() throws Exception {
       selects(2);
+    }
+
+    @Test
+    void assertionsInCodeCountOnTheRunsLabToo() {
+      RoundTrips.assertExactly(2, () -> selects(2)); // this copy has no Lab of its own
     }
   }
 
