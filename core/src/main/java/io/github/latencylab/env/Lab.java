@@ -103,6 +103,7 @@ public final class Lab implements AutoCloseable {
     wire.link(applied);
     relayChecks.link(applied);
     CountingSocketFactory.register(id, wire);
+    JvmWide.statementCounts().put(id, () -> wire.snapshot().statements());
     this.dataSource = new WireDataSource(target.jdbcUrl(), target.user(), target.password(),
         id, wire);
     // counted on their own: round trips that bypass the proxy are not the workload's
@@ -699,7 +700,7 @@ public final class Lab implements AutoCloseable {
           + " its sessions: " + e.getMessage(), e);
     }
     long since = System.nanoTime();
-    return Optional.of(UncountedSql.start(watchConnection, () -> {
+    return Optional.of(UncountedSql.start(watchConnection, id, () -> {
       Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
       counted.addAll(directWire.backendsOpenSince(since));
       counted.addAll(relayChecks.backendsOpenSince(since));
@@ -782,6 +783,7 @@ public final class Lab implements AutoCloseable {
     }
     CountingSocketFactory.unregister(id);
     CountingSocketFactory.unregister(id + "-direct");
+    JvmWide.statementCounts().remove(id);
     LOG.debug("Lab stopped: {}", backend.kind().label());
   }
 }

@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.wire.JvmWide;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,7 +22,8 @@ import java.util.function.Supplier;
  * pg_stat_activity} on a connection of the Lab's own, outside the counted ones, at the start and
  * the end: it sees the sessions still open at the end (a pool's), not one opened and closed
  * within the stretch. Only on a PostgreSQL the Lab owns: on your own database other clients are
- * yours to have.
+ * yours to have. SQL sent to another Lab of the JVM (a framework's datasource on a Lab of other
+ * settings) shows on that Lab's count instead, and is a finding too.
  */
 public final class UncountedSql {
 
@@ -35,15 +37,19 @@ public final class UncountedSql {
       + " AND application_name <> '" + OWN_APPLICATION_NAME + "' AND query_start >= ?";
 
   private final Connection watch;
+  private final String labId;
   private final Supplier<Set<Integer>> counted;
   private final String labName;
   private final Timestamp since;
+  private final Map<String, Long> otherLabs;
 
-  private UncountedSql(Connection watch, Supplier<Set<Integer>> counted, String labName)
-      throws SQLException {
+  private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
+      String labName) throws SQLException {
     this.watch = watch;
+    this.labId = labId;
     this.counted = counted;
     this.labName = labName;
+    this.otherLabs = otherLabsStatements();
     try (PreparedStatement now = watch.prepareStatement("SELECT clock_timestamp()");
         ResultSet rs = now.executeQuery()) {
       rs.next();
@@ -51,13 +57,24 @@ public final class UncountedSql {
     }
   }
 
-  static UncountedSql start(Connection watch, Supplier<Set<Integer>> counted, String labName) {
+  static UncountedSql start(Connection watch, String labId, Supplier<Set<Integer>> counted,
+      String labName) {
     try {
-      return new UncountedSql(watch, counted, labName);
+      return new UncountedSql(watch, labId, counted, labName);
     } catch (SQLException e) {
       throw new IllegalStateException("Could not read the server's clock on " + labName + ": "
           + e.getMessage(), e);
     }
+  }
+
+  private Map<String, Long> otherLabsStatements() {
+    Map<String, Long> statements = new LinkedHashMap<>();
+    JvmWide.statementCounts().forEach((id, count) -> {
+      if (!id.equals(labId)) {
+        statements.put(id, count.getAsLong());
+      }
+    });
+    return statements;
   }
 
   /**
@@ -65,6 +82,16 @@ public final class UncountedSql {
    * started, if one did.
    */
   public Optional<String> finding() {
+    Map<String, Long> othersNow = otherLabsStatements();
+    for (Map.Entry<String, Long> other : othersNow.entrySet()) {
+      long sent = other.getValue() - otherLabs.getOrDefault(other.getKey(), 0L);
+      if (sent > 0) {
+        return Optional.of("SQL went to another Lab of this JVM, " + other.getKey() + " ("
+            + sent + (sent == 1 ? " statement" : " statements") + " meanwhile), while this"
+            + " budget reads " + labName + ": one Lab a run; give the framework's datasource"
+            + " and LabExtension the same settings (latency-lab.properties)");
+      }
+    }
     List<String> sessions = new ArrayList<>();
     Map<Integer, String> seen = new LinkedHashMap<>();
     synchronized (watch) {

@@ -2,16 +2,21 @@ package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.Setting;
 import io.github.latencylab.wire.JvmWide;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The run's Lab for a framework that configures its datasource before any test runs: a Quarkus
  * test resource, a Micronaut property source, Spring's dynamic properties. It is the Lab the
- * {@link LabExtension}'s budgets read (same settings: {@link LabConfig#fromEnvironment()}), started
+ * {@link LabExtension}'s budgets read (same settings: {@link #configOfTheRun()}), started
  * on first use, whichever class loader asks, so that every test class of the run, the
  * application's own included, connects through it. The JUnit run closes it when it ends, or the
  * JVM's exit does.
@@ -52,9 +57,37 @@ public final class SharedLab {
             + " match: use one latency-lab-core version on the test class path", e);
       }
     }
-    Lab lab = labFor(LabConfig.fromEnvironment());
+    Lab lab = labFor(configOfTheRun());
     return Map.of(URL, lab.jdbcUrl(), USER, lab.target().user(), PASSWORD,
         lab.target().password());
+  }
+
+  /**
+   * The settings the extension resolves too ({@link LabExtension#configFrom}): the environment's,
+   * then JUnit's configuration parameters of the same names, a system property or a line of the
+   * first {@code junit-platform.properties} on the class path, as JUnit reads them.
+   */
+  static LabConfig configOfTheRun() {
+    LabConfig config = LabConfig.fromEnvironment();
+    Properties junit = new Properties();
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    URL file = (context != null ? context : SharedLab.class.getClassLoader())
+        .getResource("junit-platform.properties");
+    if (file != null) {
+      try (InputStream in = file.openStream()) {
+        junit.load(in);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("Could not read " + file + ": " + e.getMessage(), e);
+      }
+    }
+    for (Setting setting : Setting.values()) {
+      String value = System.getProperty(setting.property(),
+          junit.getProperty(setting.property()));
+      if (value != null && !value.strip().equals(config.get(setting))) {
+        config = config.with(setting, value.strip());
+      }
+    }
+    return config;
   }
 
   /** The run's Lab of {@code config}, started if there is none open. */

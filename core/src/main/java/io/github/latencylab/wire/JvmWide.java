@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -21,10 +22,14 @@ public final class JvmWide {
   private static final ConcurrentMap<String, Supplier<Socket>> SOCKETS =
       new ConcurrentHashMap<>();
   private static final AtomicLong LAB_NUMBERS = new AtomicLong();
+  // by Lab id: the statements its connections sent so far
+  private static final ConcurrentMap<String, LongSupplier> STATEMENTS = new ConcurrentHashMap<>();
 
   private static final Class<?> ROOT = rootCopy(JvmWide.class).orElse(JvmWide.class);
   private static final ConcurrentMap<String, Supplier<Socket>> SHARED_SOCKETS =
       ROOT == JvmWide.class ? SOCKETS : fromRoot("socketMakers");
+  private static final ConcurrentMap<String, LongSupplier> SHARED_STATEMENTS =
+      ROOT == JvmWide.class ? STATEMENTS : fromRoot("statementCounts");
 
   private JvmWide() {
   }
@@ -32,6 +37,14 @@ public final class JvmWide {
   /** The sockets of every Lab of this JVM, by counter name: the root copy's map. */
   public static ConcurrentMap<String, Supplier<Socket>> socketMakers() {
     return SHARED_SOCKETS;
+  }
+
+  /**
+   * The statements each open Lab of this JVM counted so far, by Lab id: SQL a test sent to
+   * another Lab than the one its budget reads shows there.
+   */
+  public static ConcurrentMap<String, LongSupplier> statementCounts() {
+    return SHARED_STATEMENTS;
   }
 
   /** A Lab number no other Lab of this JVM has, whichever copy of latency-lab starts it. */

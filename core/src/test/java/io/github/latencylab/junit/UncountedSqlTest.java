@@ -7,7 +7,10 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.Setting;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -35,6 +38,10 @@ class UncountedSqlTest {
                 && m.contains("last `SELECT 2`")
                 && m.contains("point the application's datasource there")
                 && !m.contains("\n")))))
+        .haveExactly(1, event(test("threeSelectsOnAnotherLab"), finishedWithFailure(
+            message(m -> m.startsWith("threeSelectsOnAnotherLab(): SQL went to another Lab of"
+                + " this JVM, lab-") && m.contains(" statements meanwhile), while this budget"
+                + " reads lab-") && !m.contains("\n")))))
         .haveExactly(1, event(test("threeSelectsOnTheLabsUrl"), finishedSuccessfully()))
         .haveExactly(1, event(test("theLabsOwnConnectionsAreNotTheApplications"),
             finishedSuccessfully()));
@@ -49,6 +56,7 @@ class UncountedSqlTest {
   @ExtendWith(LabExtension.class)
   static class Application {
     static Connection ownPool;
+    static Lab anotherLab;
 
     @Test
     @ExpectRoundTrips(max = 10)
@@ -58,6 +66,17 @@ class UncountedSqlTest {
       ownPool = DriverManager.getConnection(stripped, lab.target().user(),
           lab.target().password());
       selects(ownPool, 3);
+    }
+
+    // a framework's datasource on a Lab of other settings than the extension's
+    @Test
+    @ExpectRoundTrips(max = 10)
+    void threeSelectsOnAnotherLab() throws Exception {
+      anotherLab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED)
+          .with(Setting.CALIBRATE, "false"));
+      try (Connection c = anotherLab.dataSource().getConnection()) {
+        selects(c, 3);
+      }
     }
 
     @Test
@@ -88,6 +107,9 @@ class UncountedSqlTest {
     static void close() throws Exception {
       if (ownPool != null) {
         ownPool.close();
+      }
+      if (anotherLab != null) {
+        anotherLab.close();
       }
     }
   }
