@@ -25,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -99,6 +100,7 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   private static final Pattern INVOCATION = Pattern.compile(
       "\\[(?:test-template-invocation|dynamic-test|dynamic-container):#(\\d+)]");
   private static final String PREVIOUS = "previous lab";
+  private static final String COUNTED = "counted";
   private static final ThreadLocal<Lab> CURRENT = new ThreadLocal<>();
   private static volatile Lab lastStarted;
 
@@ -276,6 +278,27 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     } else {
       CURRENT.remove();
     }
+    requireCounted(context);
+  }
+
+  /**
+   * A budget this extension never saw run passes unread: an extension registered before this
+   * one that runs the test method itself, as Quarkus' does, leaves no invocation to intercept.
+   */
+  private void requireCounted(ExtensionContext context) {
+    if (context.getExecutionException().isPresent() || context.getTestMethod().isEmpty()
+        || context.getStore(NAMESPACE).get(COUNTED) != null) {
+      return;
+    }
+    Method method = context.getRequiredTestMethod();
+    if (AnnotationSupport.isAnnotated(method, TestFactory.class)) {
+      return; // its dynamic tests are counted, each in a context of its own
+    }
+    if (!spec(method, context.getRequiredTestClass()).isEmpty() || report(context).isPresent()) {
+      throw new AssertionFailedError(method.getName() + "(): its budget was never checked: an"
+          + " extension registered before LabExtension ran the test method itself (Quarkus'"
+          + " does); put @ExtendWith(LabExtension.class) above @QuarkusTest");
+    }
   }
 
   @Override
@@ -371,6 +394,7 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
 
   private void counted(Invocation<Void> invocation, Method method, Class<?> testClass,
       ExtensionContext context) throws Throwable {
+    context.getStore(NAMESPACE).put(COUNTED, Boolean.TRUE);
     RoundTrips.Spec spec = spec(method, testClass);
     Optional<LatencyReport> report = report(context);
     if (spec.isEmpty() && report.isEmpty()) {

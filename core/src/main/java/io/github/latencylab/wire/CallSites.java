@@ -28,7 +28,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       cache), from the JDK, or with no location is not; nor is latency-lab-core's own.</li>
  * </ul>
  * A class with no code source (Quarkus defines the application's classes so) is placed by
- * where its loader finds its class file.
+ * where its loader finds its class file, or, where that loader names it in a scheme of its own
+ * (Quarkus' {@code quarkus:} for a class it transformed), where the class path has it.
  * Class-name prefixes override that both ways: {@code latencylab.callsites.exclude} ({@link
  * #exclude}) takes classes out (a generated DAO layer compiled with the application), {@code
  * latencylab.callsites.include} ({@link #include}) takes them in (a library of the company's
@@ -157,6 +158,11 @@ public final class CallSites {
     ClassLoader loader = type.getClassLoader();
     String file = type.getName().replace('.', '/') + ".class";
     URL url = loader == null ? null : loader.getResource(file);
+    if (url != null && !"file".equals(url.getProtocol()) && !"jar".equals(url.getProtocol())) {
+      // a framework's own scheme (Quarkus' quarkus: for a class it transformed): the class
+      // path says where the file it was made from is
+      url = ClassLoader.getSystemResource(file);
+    }
     if (url == null) {
       return null;
     }

@@ -11,12 +11,16 @@ import io.github.latencylab.env.BackendKind;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.Setting;
+import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
 /**
@@ -45,6 +49,38 @@ class UncountedSqlTest {
         .haveExactly(1, event(test("threeSelectsOnTheLabsUrl"), finishedSuccessfully()))
         .haveExactly(1, event(test("theLabsOwnConnectionsAreNotTheApplications"),
             finishedSuccessfully()));
+  }
+
+  @Test
+  void aBudgetThatAnotherExtensionRanAroundFailsInsteadOfPassingUnread() {
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("latencylab.backend", "embedded")
+        .selectors(selectClass(RunByAnotherExtension.class)).execute().testEvents()
+        .assertThatEvents()
+        .haveExactly(1, event(test("noRoundTripUnderABudgetOfNinetyNine"), finishedWithFailure(
+            message("noRoundTripUnderABudgetOfNinetyNine(): its budget was never checked: an"
+                + " extension registered before LabExtension ran the test method itself"
+                + " (Quarkus' does); put @ExtendWith(LabExtension.class) above @QuarkusTest"))));
+  }
+
+  /** Runs the test method itself, as QuarkusTestExtension does: nothing after it intercepts. */
+  static class RunsTheMethodItself implements InvocationInterceptor {
+    @Override
+    public void interceptTestMethod(Invocation<Void> invocation,
+        ReflectiveInvocationContext<Method> invocationContext, ExtensionContext context)
+        throws Throwable {
+      invocation.skip();
+      invocationContext.getExecutable().invoke(invocationContext.getTarget().orElseThrow());
+    }
+  }
+
+  @ExtendWith(RunsTheMethodItself.class)
+  @ExtendWith(LabExtension.class)
+  static class RunByAnotherExtension {
+    @Test
+    @ExpectRoundTrips(exactly = 99)
+    void noRoundTripUnderABudgetOfNinetyNine() {
+    }
   }
 
   @AfterAll
