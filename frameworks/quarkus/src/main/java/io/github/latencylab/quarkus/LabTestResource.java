@@ -12,14 +12,16 @@ import java.util.Map;
  * io.github.latencylab.junit.LabExtension}, which reads the same Lab:
  *
  * <pre>{@code
+ * @ExtendWith(LabExtension.class) // above @QuarkusTest, which runs the test method itself
  * @QuarkusTest
- * @QuarkusTestResource(LabTestResource.class)
- * @ExtendWith(LabExtension.class)
+ * @WithTestResource(value = LabTestResource.class, scope = TestResourceScope.GLOBAL)
  * class OwnersResourceTest { ... }
  * }</pre>
  *
- * <p>The application keeps its build-time datasource settings ({@code db-kind=postgresql} and
- * the {@code quarkus-jdbc-postgresql} driver); its settings from {@code latency-lab.properties}.
+ * <p>The application keeps what Quarkus decides while it builds: {@code db-kind=postgresql}
+ * (and the {@code quarkus-jdbc-postgresql} driver), and Dev Services off for its tests ({@code
+ * %test.quarkus.datasource.devservices.enabled=false}), which a test resource starts too late to
+ * turn off. latency-lab's settings from {@code latency-lab.properties}.
  */
 public final class LabTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -29,9 +31,7 @@ public final class LabTestResource implements QuarkusTestResourceLifecycleManage
     return Map.of(
         "quarkus.datasource.jdbc.url", lab.get(SharedLab.URL),
         "quarkus.datasource.username", lab.get(SharedLab.USER),
-        "quarkus.datasource.password", lab.get(SharedLab.PASSWORD),
-        // the Lab is the test database: no container of Quarkus' own
-        "quarkus.datasource.devservices.enabled", "false");
+        "quarkus.datasource.password", lab.get(SharedLab.PASSWORD));
   }
 
   /** Nothing: the Lab is the run's, closed when the JUnit run ends (or the JVM does). */

@@ -1,0 +1,19 @@
+package com.example.library;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import java.util.List;
+
+@Path("/catalogue")
+public class LibraryResource {
+
+  @Inject
+  LibraryService library;
+
+  /** GET /catalogue: every author with their titles, as JSON. */
+  @GET
+  public List<AuthorWithTitles> catalogue() {
+    return library.catalogue();
+  }
+}
