@@ -131,10 +131,7 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
           + JvmWide.describe(rootCopy.getClassLoader()) + " and by "
           + JvmWide.describe(Extension.class.getClassLoader()) + ")");
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("latency-lab is loaded twice in this JVM (by "
-          + JvmWide.describe(LabExtension.class.getClassLoader()) + " and by "
-          + JvmWide.describe(rootCopy.getClassLoader()) + ") and the two copies do not"
-          + " match: use one latency-lab-core version on the test class path", e);
+      throw JvmWide.copiesDoNotMatch(LabExtension.class, rootCopy, e);
     }
   }
 

@@ -214,18 +214,8 @@ public final class RoundTrips {
    * this one again (a {@code @QuarkusTest} class's): that copy keeps the run's Lab, and JUnit's
    * types are the same in both.
    */
-  @SuppressWarnings("unchecked")
   private static <T> T inRoot(String method, Class<?>[] types, Object... args) {
-    try {
-      return (T) ROOT.getMethod(method, types).invoke(null, args);
-    } catch (java.lang.reflect.InvocationTargetException e) {
-      throw RoundTrips.<RuntimeException>rethrow(e.getCause());
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("latency-lab is loaded twice in this JVM (by "
-          + JvmWide.describe(RoundTrips.class.getClassLoader()) + " and by "
-          + JvmWide.describe(ROOT.getClassLoader()) + ") and the two copies do not match: use"
-          + " one latency-lab-core version on the test class path", e);
-    }
+    return JvmWide.inRootCopy(RoundTrips.class, method, types, args);
   }
 
   private static ThrowingSupplier<Void> asSupplier(Executable code) {

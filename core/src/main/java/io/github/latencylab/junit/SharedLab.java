@@ -6,7 +6,6 @@ import io.github.latencylab.env.Setting;
 import io.github.latencylab.wire.JvmWide;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.reflect.InvocationTargetException;
 import java.net.URL;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -42,20 +41,9 @@ public final class SharedLab {
    * starting it; also set as the system properties {@value LabExtension#URL_PROPERTY},
    * {@value LabExtension#USER_PROPERTY} and {@value LabExtension#PASSWORD_PROPERTY}.
    */
-  @SuppressWarnings("unchecked")
   public static Map<String, String> connection() {
-    var root = JvmWide.rootCopy(SharedLab.class);
-    if (root.isPresent()) {
-      try {
-        return (Map<String, String>) root.get().getMethod("connection").invoke(null);
-      } catch (InvocationTargetException e) {
-        throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("latency-lab is loaded twice in this JVM (by "
-            + JvmWide.describe(SharedLab.class.getClassLoader()) + " and by "
-            + JvmWide.describe(root.get().getClassLoader()) + ") and the two copies do not"
-            + " match: use one latency-lab-core version on the test class path", e);
-      }
+    if (JvmWide.rootCopy(SharedLab.class).isPresent()) {
+      return JvmWide.inRootCopy(SharedLab.class, "connection", new Class<?>[0]);
     }
     Lab lab = labFor(configOfTheRun());
     return Map.of(URL, lab.jdbcUrl(), USER, lab.target().user(), PASSWORD,

@@ -199,12 +199,48 @@ public record Baseline(int format, String createdAt, String profile, String meas
   }
 
   /**
-   * Whether {@code results} ran where this baseline was measured (backend, PostgreSQL, Java, OS,
-   * CPUs), or either does not say: noise measured on one machine sizes no gate on another.
+   * Whether {@code results} ran on a machine of the kind this baseline was measured on, or
+   * either does not say: noise measured on one kind of machine sizes no gate on another.
    */
   boolean measuredAlike(Results results) {
+    return machineDifference(results) == null;
+  }
+
+  /**
+   * What differs between the machine this baseline's noise was measured on and the one {@code
+   * results} ran on, e.g. "the backend (embedded, testcontainers)", or null where they are of
+   * one kind or either does not say. What changes time counts: the backend, PostgreSQL's
+   * version, Java's, the OS and architecture, the CPUs; a kernel's version and build tag
+   * ("Linux 6.18.44-fc-v657") do not: another VM of the same kind has another.
+   */
+  String machineDifference(Results results) {
     String here = measuredOn(results.environment());
-    return measuredOn == null || here == null || measuredOn.equals(here);
+    if (measuredOn == null || here == null) {
+      return null;
+    }
+    List<String> before = List.of(measuredOn.split(", "));
+    List<String> now = List.of(here.split(", "));
+    if (before.size() != now.size()) {
+      return "the machine";
+    }
+    for (int i = 0; i < before.size(); i++) {
+      if (!kind(before.get(i)).equals(kind(now.get(i)))) {
+        return "the " + part(before.get(i)) + " (" + before.get(i) + ", " + now.get(i) + ")";
+      }
+    }
+    return null;
+  }
+
+  // "Linux 6.18.44-fc-v657 amd64" -> "Linux amd64": the OS and architecture, not the kernel
+  private static String kind(String part) {
+    String[] words = part.split(" ");
+    return words.length == 3 ? words[0] + " " + words[2] : part;
+  }
+
+  private static String part(String part) {
+    return part.endsWith(" backend") ? "backend" : part.startsWith("PostgreSQL ") ? "PostgreSQL"
+        : part.startsWith("Java ") ? "Java" : part.endsWith(" CPUs") ? "CPUs"
+        : "OS or architecture";
   }
 
   /** The cells by key. */

@@ -92,12 +92,13 @@ public final class BaselineComparison {
     Tolerances t = baseline.tolerances();
     List<Finding> out = new ArrayList<>();
     TimeGate gate = baseline.timeGate(measuredAgain);
-    if (gate.cells() > 0 && !baseline.measuredAlike(current)) {
+    String differs = gate.cells() > 0 ? baseline.machineDifference(current) : null;
+    if (differs != null) {
       gate = new TimeGate(Map.of(), t, measuredAgain);
       out.add(info("time", "the baseline's noise was measured on " + baseline.measuredOn()
-          + ", this run on " + Baseline.measuredOn(current.environment()) + ": times judged by"
-          + " the ratio rule only (results from different machines are never compared as if"
-          + " alike)"));
+          + ", this run on " + Baseline.measuredOn(current.environment()) + ": " + differs
+          + " differs, so times are judged by the ratio rule only (results from machines of"
+          + " different kinds are never compared as if alike)"));
     }
     Map<String, Cell> before = baseline.byKey();
     Map<String, Cell> after = new LinkedHashMap<>();

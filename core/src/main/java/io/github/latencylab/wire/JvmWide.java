@@ -1,6 +1,6 @@
 package io.github.latencylab.wire;
 
-import java.lang.reflect.Method;
+import java.lang.reflect.InvocationTargetException;
 import java.net.Socket;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,16 +81,38 @@ public final class JvmWide {
     return name + "@" + Integer.toHexString(System.identityHashCode(loader));
   }
 
-  @SuppressWarnings("unchecked")
   private static <T> T fromRoot(String method) {
+    return inRootCopy(JvmWide.class, method, new Class<?>[0]);
+  }
+
+  /**
+   * Calls the static {@code method} of the class path's copy of {@code type}, where a framework
+   * loaded this one again: what it throws, it throws here.
+   */
+  @SuppressWarnings("unchecked")
+  public static <T> T inRootCopy(Class<?> type, String method, Class<?>[] types,
+      Object... args) {
+    Class<?> root = type == JvmWide.class ? ROOT : rootCopy(type).orElseThrow();
     try {
-      Method m = ROOT.getMethod(method);
-      return (T) m.invoke(null);
+      return (T) root.getMethod(method, types).invoke(null, args);
+    } catch (InvocationTargetException e) {
+      throw JvmWide.<RuntimeException>sneaky(e.getCause());
     } catch (ReflectiveOperationException | ClassCastException e) {
-      throw new IllegalStateException("latency-lab is loaded twice in this JVM (by "
-          + describe(JvmWide.class.getClassLoader()) + " and by "
-          + describe(ROOT.getClassLoader()) + ") and the two copies do not match: use one"
-          + " latency-lab-core version on the test class path", e);
+      throw copiesDoNotMatch(type, root, e);
     }
+  }
+
+  /** The one line for two copies of latency-lab that cannot work as one. */
+  public static IllegalStateException copiesDoNotMatch(Class<?> mine, Class<?> root,
+      Exception cause) {
+    return new IllegalStateException("latency-lab is loaded twice in this JVM (by "
+        + describe(mine.getClassLoader()) + " and by " + describe(root.getClassLoader())
+        + ") and the two copies do not match: use one latency-lab-core version on the test"
+        + " class path", cause);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> E sneaky(Throwable t) throws E {
+    throw (E) t;
   }
 }

@@ -225,10 +225,14 @@ class TimeGateTest {
   }
 
   static Results on(String backend, Results r) {
+    return on(backend, "Linux 6.1 amd64", r);
+  }
+
+  static Results on(String backend, String os, Results r) {
     return new Results(r.kind(), r.createdAt(), r.profile(), new io.github.latencylab.env
         .LabEnvironment(backend, backend + " PostgreSQL 17.6", "17.6", java.util.Map.of(),
         "42.7.10", "2.12.0", java.util.Map.of(), null, "17.0.15", "OpenJDK 64-Bit Server VM",
-        "Linux 6.1 amd64", 2, 1024, "ci"), r.cells());
+        os, 2, 1024, "ci"), r.cells());
   }
 
   @Test
@@ -244,9 +248,27 @@ class TimeGateTest {
     assertThat(there.passed()).isTrue();
     assertThat(lines(there)).containsExactly("INFO time: the baseline's noise was measured on"
         + " embedded backend, PostgreSQL 17.6, Java 17.0.15, Linux 6.1 amd64, 2 CPUs, this run on"
-        + " testcontainers backend, PostgreSQL 17.6, Java 17.0.15, Linux 6.1 amd64, 2 CPUs: times"
-        + " judged by the ratio rule only (results from different machines are never compared as"
-        + " if alike)");
+        + " testcontainers backend, PostgreSQL 17.6, Java 17.0.15, Linux 6.1 amd64, 2 CPUs: the"
+        + " backend (embedded backend, testcontainers backend) differs, so times are judged by the"
+        + " ratio rule only (results from machines of different kinds are never compared as if"
+        + " alike)");
+  }
+
+  @Test
+  void anotherVmOfTheSameKindIsJudgedByTheNoise() {
+    Baseline here = Baseline.from(REPEATS.stream()
+        .map(r -> on("embedded", "Linux 6.18.44-fc-v657 amd64", r)).toList(), Tolerances.DEFAULTS);
+    // its kernel's build tag differs, nothing that changes time does: the noise rule judges
+    BaselineComparison sameKind = BaselineComparison.compare(here,
+        on("embedded", "Linux 6.18.44-fc-v782 amd64", run(14, 20, 118)));
+    assertThat(sameKind.passed()).isFalse();
+    assertThat(lines(sameKind)).noneMatch(l -> l.contains("ratio rule only"));
+    BaselineComparison arm = BaselineComparison.compare(here,
+        on("embedded", "Linux 6.18.44-fc-v657 aarch64", run(14, 20, 118)));
+    assertThat(arm.passed()).isTrue();
+    assertThat(lines(arm)).anyMatch(l -> l.contains(": the OS or architecture (Linux 6.18.44-fc"
+        + "-v657 amd64, Linux 6.18.44-fc-v657 aarch64) differs, so times are judged by the ratio"
+        + " rule only"));
   }
 
   @Test
