@@ -50,10 +50,12 @@ public final class UncountedSql {
     this.counted = counted;
     this.labName = labName;
     this.otherLabs = otherLabsStatements();
-    try (PreparedStatement now = watch.prepareStatement("SELECT clock_timestamp()");
-        ResultSet rs = now.executeQuery()) {
-      rs.next();
-      this.since = rs.getTimestamp(1);
+    synchronized (watch) { // one connection for every budget of the Lab, whatever thread
+      try (PreparedStatement now = watch.prepareStatement("SELECT clock_timestamp()");
+          ResultSet rs = now.executeQuery()) {
+        rs.next();
+        this.since = rs.getTimestamp(1);
+      }
     }
   }
 
