@@ -14,11 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The run's Lab for a framework that configures its datasource before any test runs: a Quarkus
- * test resource, a Micronaut property source, Spring's dynamic properties. It is the Lab the
- * {@link LabExtension}'s budgets read (same settings: {@link #configOfTheRun()}), started
- * on first use, whichever class loader asks, so that every test class of the run, the
- * application's own included, connects through it. The JUnit run closes it when it ends, or the
- * JVM's exit does.
+ * test resource, a Micronaut test property provider, a Spring context customizer. It is the
+ * Lab the {@link LabExtension}'s budgets read (same settings: {@link #configOfTheRun()}),
+ * started on first use, whichever class loader asks, so that every test class of the run, the
+ * application's own included, connects through it. The JUnit run closes it when it ends, or
+ * the JVM's exit does.
  */
 public final class SharedLab {
 
