@@ -131,7 +131,7 @@ public final class Lab implements AutoCloseable {
 
   public static Lab start(LabConfig config) {
     BackendKind kind = resolve(config);
-    String id = "lab-" + ProcessHandle.current().pid() + "-" + JvmWide.nextLabNumber();
+    String id = newId();
     long started = System.nanoTime();
     LOG.debug("Starting the {} Lab", kind.label());
     Backend backend;
@@ -190,7 +190,7 @@ public final class Lab implements AutoCloseable {
    */
   public static Lab attach(Path handle) {
     LabHandle.Attached attached = LabHandle.read(handle);
-    String id = "lab-" + ProcessHandle.current().pid() + "-" + JvmWide.nextLabNumber();
+    String id = newId();
     return new Lab(id, attached.backend(), LabSchema.attached(attached.schema()), false, false,
         attached.link(), LabConfig.fromEnvironment().relay());
   }
@@ -719,6 +719,11 @@ public final class Lab implements AutoCloseable {
     ds.setUser(target.user());
     ds.setPassword(target.password());
     return ds;
+  }
+
+  // unique in the JVM, whichever copy of latency-lab starts the Lab (JvmWide)
+  private static String newId() {
+    return "lab-" + ProcessHandle.current().pid() + "-" + JvmWide.nextLabNumber();
   }
 
   /** Whether {@link #close()} was called. */
