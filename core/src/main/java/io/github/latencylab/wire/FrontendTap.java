@@ -2,7 +2,10 @@ package io.github.latencylab.wire;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,7 +26,11 @@ final class FrontendTap {
   private static final String KNOWN_TYPES = "QPBEDCSHXdcfFp";
 
   interface Listener {
-    void executed(String sql, boolean simpleQuery);
+    /**
+     * A statement executes; {@code parameters} as its Bind sent them (empty for a simple Query,
+     * null where they were not all kept).
+     */
+    void executed(String sql, boolean simpleQuery, List<BoundParameter> parameters);
 
     /** A Sync: the server answers everything before it, then says it is ready. */
     default void synced() {
@@ -43,8 +50,8 @@ final class FrontendTap {
   }
 
   private final Listener listener;
-  private final Map<String, String> statements = new HashMap<>(); // statement name -> SQL
-  private final Map<String, String> portals = new HashMap<>(); // portal name -> SQL
+  private final Map<String, Parsed> statements = new HashMap<>(); // by statement name
+  private final Map<String, Bound> portals = new HashMap<>(); // by portal name
   private boolean startup = true;
   private boolean broken;
   private final byte[] header = new byte[5];
@@ -52,6 +59,14 @@ final class FrontendTap {
   private int bodyRemaining = -1;
   private byte type;
   private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+  private record Parsed(String sql, int[] typeOids) {
+  }
+
+  private record Bound(String sql, List<BoundParameter> parameters) {
+  }
+
+  private static final Bound UNKNOWN_PORTAL = new Bound("(unknown portal)", null);
 
   FrontendTap(Listener listener) {
     this.listener = listener;
@@ -117,18 +132,25 @@ final class FrontendTap {
       return;
     }
     switch (type) {
-      case 'Q' -> listener.executed(cstring(b, 0), true);
+      case 'Q' -> listener.executed(cstring(b, 0), true, List.of());
       case 'P' -> {
         String name = cstring(b, 0);
-        statements.put(name, cstring(b, name.getBytes(StandardCharsets.UTF_8).length + 1));
+        int at = length(name) + 1;
+        String sql = cstring(b, at);
+        statements.put(name, new Parsed(sql, typeOids(b, at + length(sql) + 1)));
       }
       case 'B' -> {
         String portal = cstring(b, 0);
-        String statement = cstring(b, portal.getBytes(StandardCharsets.UTF_8).length + 1);
-        portals.put(portal, statements.getOrDefault(statement, "(unknown statement)"));
+        String statement = cstring(b, length(portal) + 1);
+        Parsed parsed = statements.get(statement);
+        portals.put(portal, parsed == null ? new Bound("(unknown statement)", null)
+            : new Bound(parsed.sql(), parameters(b, length(portal) + length(statement) + 2,
+                parsed.typeOids())));
       }
-      case 'E' -> listener.executed(portals.getOrDefault(cstring(b, 0), "(unknown portal)"),
-          false);
+      case 'E' -> {
+        Bound bound = portals.getOrDefault(cstring(b, 0), UNKNOWN_PORTAL);
+        listener.executed(bound.sql(), false, bound.parameters());
+      }
       case 'S' -> listener.synced();
       case 'C' -> {
         if (b.length > 0 && b[0] == 'S') {
@@ -138,6 +160,65 @@ final class FrontendTap {
       default -> {
       }
     }
+  }
+
+  private static int length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  // Parse: Int16 count, Int32 type oid each (a body cut at KEEP_BODY_BYTES: none known)
+  private static int[] typeOids(byte[] b, int at) {
+    if (at + 2 > b.length) {
+      return new int[0];
+    }
+    int n = int16(b, at);
+    if (at + 2 + 4 * n > b.length) {
+      return new int[0];
+    }
+    int[] oids = new int[n];
+    for (int i = 0; i < n; i++) {
+      oids[i] = int32(b, at + 2 + 4 * i);
+    }
+    return oids;
+  }
+
+  /**
+   * Bind after its names: Int16 format count, Int16 formats, Int16 value count, then each
+   * value's Int32 length (-1: NULL) and bytes. Null where one is too long to keep, or the body
+   * was cut.
+   */
+  private static List<BoundParameter> parameters(byte[] b, int at, int[] typeOids) {
+    if (at + 2 > b.length) {
+      return null;
+    }
+    int formats = int16(b, at);
+    int formatsAt = at + 2;
+    int valuesAt = formatsAt + 2 * formats;
+    if (valuesAt + 2 > b.length) {
+      return null;
+    }
+    int n = int16(b, valuesAt);
+    List<BoundParameter> out = new ArrayList<>(n);
+    int i = valuesAt + 2;
+    for (int p = 0; p < n; p++) {
+      if (i + 4 > b.length) {
+        return null;
+      }
+      int len = int32(b, i);
+      i += 4;
+      if (len > BoundParameter.MAX_KEPT || i + Math.max(len, 0) > b.length) {
+        return null;
+      }
+      int format = formats == 0 ? 0 : int16(b, formatsAt + 2 * (formats == 1 ? 0 : p));
+      out.add(new BoundParameter(p < typeOids.length ? typeOids[p] : 0, format == 1,
+          len < 0 ? null : Arrays.copyOfRange(b, i, i + len)));
+      i += Math.max(len, 0);
+    }
+    return out;
+  }
+
+  private static int int16(byte[] b, int at) {
+    return ((b[at] & 0xff) << 8) | (b[at + 1] & 0xff);
   }
 
   private static int int32(byte[] b, int at) {

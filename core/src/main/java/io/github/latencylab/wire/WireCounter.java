@@ -117,8 +117,8 @@ public final class WireCounter {
     });
     this.tap = parent == null ? null : new FrontendTap(new FrontendTap.Listener() {
       @Override
-      public void executed(String sql, boolean simpleQuery) {
-        backendTap.asked(WireCounter.this.executed(sql), simpleQuery);
+      public void executed(String sql, boolean simpleQuery, List<BoundParameter> parameters) {
+        backendTap.asked(WireCounter.this.executed(sql, parameters), simpleQuery);
       }
 
       @Override
@@ -423,9 +423,10 @@ public final class WireCounter {
     }
   }
 
-  private WireStatement executed(String text) {
+  private WireStatement executed(String text, List<BoundParameter> parameters) {
     CallSites.Origin o = origin;
-    WireStatement statement = new WireStatement(text, o == null ? null : o.callSite(),
+    WireStatement statement = new WireStatement(text, o == null ? null : parameters,
+        o == null ? null : o.callSite(),
         o == null ? null : o.overhead(), connectionNumber, tripsStarted);
     if (o != null) {
       addOverhead(o.overhead(), 1, 1);

@@ -29,7 +29,7 @@ class FrontendTapTest {
     List<String> expected = List.of("SET x = 1", "SELECT $1", "SELECT $1");
     for (int chunk = 1; chunk <= stream.length; chunk++) {
       List<String> seen = new ArrayList<>();
-      FrontendTap tap = new FrontendTap((sql, simpleQuery) -> seen.add(sql));
+      FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters) -> seen.add(sql));
       for (int at = 0; at < stream.length; at += chunk) {
         tap.sent(stream, at, Math.min(chunk, stream.length - at));
       }
@@ -39,9 +39,33 @@ class FrontendTapTest {
   }
 
   @Test
+  void keepsTheValuesEachExecuteWasBoundTo() {
+    byte[] parse = typed('P', "S_2\0SELECT $1, $2, $3\0");
+    ByteBuffer oids = ByteBuffer.allocate(2 + 12).putShort((short) 3).putInt(23).putInt(25)
+        .putInt(0);
+    byte[] parseWithTypes = withBody(parse, oids.array());
+    byte[] name = "O'Brien".getBytes(StandardCharsets.UTF_8);
+    ByteBuffer bind = ByteBuffer.allocate(5 + 8 + 8 + 8 + name.length + 4 + 2)
+        .put("\0S_2\0".getBytes(StandardCharsets.UTF_8))
+        .putShort((short) 3).putShort((short) 1).putShort((short) 0).putShort((short) 0)
+        .putShort((short) 3).putInt(4).putInt(42).putInt(name.length).put(name).putInt(-1)
+        .putShort((short) 0);
+    byte[] stream = concat(untyped(196608, "user\0postgres\0\0"), parseWithTypes,
+        typed('B', new String(bind.array(), StandardCharsets.ISO_8859_1), true),
+        typed('E', "\0\0\0\0\0"));
+    List<List<BoundParameter>> bound = new ArrayList<>();
+    FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters) -> bound.add(parameters));
+    tap.sent(stream, 0, stream.length);
+    assertThat(bound).hasSize(1);
+    assertThat(bound.get(0)).extracting(BoundParameter::typeOid).containsExactly(23, 25, 0);
+    assertThat(bound.get(0)).extracting(BoundParameter::literal)
+        .containsExactly("'42'", "'O''Brien'", "NULL");
+  }
+
+  @Test
   void givesUpOnWhatIsNotTheProtocol() {
     List<String> seen = new ArrayList<>();
-    FrontendTap tap = new FrontendTap((sql, simpleQuery) -> seen.add(sql));
+    FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters) -> seen.add(sql));
     tap.sent(untyped(80877103), 0, 8);
     byte[] tlsClientHello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc};
     tap.sent(tlsClientHello, 0, tlsClientHello.length);
@@ -57,8 +81,19 @@ class FrontendTapTest {
   }
 
   static byte[] typed(char type, String body) {
-    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    return typed(type, body, false);
+  }
+
+  private static byte[] typed(char type, String body, boolean raw) {
+    byte[] b = body.getBytes(raw ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
     return ByteBuffer.allocate(5 + b.length).put((byte) type).putInt(4 + b.length).put(b).array();
+  }
+
+  // a typed message with more bytes at the end of its body
+  private static byte[] withBody(byte[] message, byte[] more) {
+    return ByteBuffer.allocate(message.length + more.length).put(message[0])
+        .putInt(message.length - 1 + more.length).put(message, 5, message.length - 5).put(more)
+        .array();
   }
 
   static byte[] concat(byte[]... parts) {
