@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -83,6 +84,7 @@ final class EmbeddedBackend implements Backend {
       if (copy == null) {
         // stopped for the restart anyway: this JVM's later starts copy it
         pgCtl(pgCtl, data, "stop", "");
+        preloadStatementStatistics(data);
         ClusterTemplate.takeFrom(data);
         pgCtl(pgCtl, data, "start", "-p " + postgres.getPort());
       } else {
@@ -111,6 +113,17 @@ final class EmbeddedBackend implements Backend {
       }
       throw e;
     }
+  }
+
+  /**
+   * pg_stat_statements in the cluster's configuration file (not on the command line, which
+   * would win over ALTER SYSTEM): the server's work per statement, counted by the server.
+   */
+  private static void preloadStatementStatistics(Path data) throws IOException {
+    Files.writeString(data.resolve("postgresql.conf"), "\n# latency-lab: the server's work per"
+        + " statement (buffers, WAL, temp), read by the Lab on a connection of its own\n"
+        + "shared_preload_libraries = 'pg_stat_statements'\n", StandardCharsets.UTF_8,
+        StandardOpenOption.APPEND);
   }
 
   /** The last 20 lines of a process's output. */

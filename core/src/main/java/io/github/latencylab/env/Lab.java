@@ -6,6 +6,7 @@ import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.latency.ToxicPlan;
 import io.github.latencylab.server.ServerRestart;
 import io.github.latencylab.server.ServerSettings;
+import io.github.latencylab.server.StatementStatistics;
 import io.github.latencylab.wire.CountingSocketFactory;
 import io.github.latencylab.wire.JvmWide;
 import io.github.latencylab.wire.WireCounter;
@@ -74,7 +75,8 @@ public final class Lab implements AutoCloseable {
   private final Thread shutdownHook;
   private ServerInfo server;
   private String toxiproxyVersion;
-  private Connection watchConnection; // UncountedSql's, opened on first use
+  private Connection watchConnection; // UncountedSql's and ServerWork's, opened on first use
+  private StatementStatistics.Located statementStatistics; // found on first use
   private boolean closed;
   private boolean stopped;
 
@@ -691,21 +693,52 @@ public final class Lab implements AutoCloseable {
     if (!backend.ownsDatabase() || backend instanceof AttachedBackend || stopped) {
       return Optional.empty();
     }
-    try {
-      if (watchConnection == null || watchConnection.isClosed()) {
-        watchConnection = plain(direct).getConnection();
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("Could not connect to " + id + "'s PostgreSQL to check"
-          + " its sessions: " + e.getMessage(), e);
-    }
+    Connection watch = watch("check its sessions");
     long since = System.nanoTime();
-    return Optional.of(UncountedSql.start(watchConnection, id, () -> {
+    return Optional.of(UncountedSql.start(watch, id, () -> {
       Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
       counted.addAll(directWire.backendsOpenSince(since));
       counted.addAll(relayChecks.backendsOpenSince(since));
       return counted;
     }, id + " (" + target.redactedUrl() + ")"));
+  }
+
+  /**
+   * Starts reading what the server does for the statements of a stretch of a test: their plans
+   * and, where pg_stat_statements is there (preloaded in the Lab's own servers), their work
+   * ({@link ServerWork}). Empty for a Lab attached from another JVM.
+   */
+  public synchronized Optional<ServerWork> watchWork() {
+    if (backend instanceof AttachedBackend || stopped) {
+      return Optional.empty();
+    }
+    Connection watch = watch("read the server's work");
+    if (statementStatistics == null) {
+      synchronized (watch) {
+        try {
+          statementStatistics = StatementStatistics.locate(watch, backend.ownsDatabase());
+        } catch (SQLException e) {
+          statementStatistics = new StatementStatistics.Located(null, "the server's work per"
+              + " statement is not counted: " + e.getMessage());
+        }
+      }
+      statementStatistics.unavailable().ifPresent(why -> LOG.info("{}", why));
+    }
+    return Optional.of(ServerWork.start(watch, statementStatistics.view(),
+        statementStatistics.unavailable().orElse(null)));
+  }
+
+  // the Lab's own connection beside the counted ones, for reading what the server saw
+  private Connection watch(String purpose) {
+    try {
+      if (watchConnection == null || watchConnection.isClosed()) {
+        watchConnection = plain(direct).getConnection();
+      }
+      return watchConnection;
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not connect to " + id + "'s PostgreSQL to "
+          + purpose + ": " + e.getMessage(), e);
+    }
   }
 
   // connections the Lab makes for itself are not counted on the user's wire

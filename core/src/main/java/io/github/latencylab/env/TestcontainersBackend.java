@@ -64,7 +64,8 @@ final class TestcontainersBackend implements Backend {
             .asCompatibleSubstituteFor("postgres"))
         .withNetwork(network)
         .withNetworkAliases(POSTGRES_ALIAS)
-        .withCommand("postgres");
+        // the server's work per statement, as the embedded server's configuration has it
+        .withCommand("postgres", "-c", "shared_preload_libraries=pg_stat_statements");
     postgres.setPortBindings(List.of(freePort() + ":" + PostgreSQLContainer.POSTGRESQL_PORT));
     ToxiproxyContainer toxiproxy = new ToxiproxyContainer(
         DockerImageName.parse(config.get(Setting.TOXIPROXY_IMAGE))

@@ -1,0 +1,141 @@
+package io.github.latencylab.server;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the server did for each statement, by the server itself: pg_stat_statements, read on a
+ * connection of its own. Its counters are the statement's own (the buffers its execution
+ * touched, the WAL and temporary files it wrote), added when the statement ends, for every
+ * session: no background work (autovacuum, the checkpointer) and nothing published late, so no
+ * extra statement on the measured connections. Two reads' {@link #since difference} is what
+ * ran between them; a statement is found by the query identifier EXPLAIN gives its plan
+ * ({@link QueryPlan#queryId()}).
+ */
+public final class StatementStatistics {
+
+  /**
+   * One statement's counters.
+   *
+   * @param calls executions
+   * @param rows rows returned or changed
+   * @param blocksHit shared buffers found in the cache
+   * @param blocksRead shared buffers read from the OS (its cache or the disk)
+   * @param tempBytes bytes written to temporary files (sorts and hashes past work_mem)
+   * @param walBytes WAL written
+   * @param serverMs time executing (planning not included)
+   */
+  public record Work(long calls, long rows, long blocksHit, long blocksRead, long tempBytes,
+      long walBytes, double serverMs) {
+
+    public static final Work NONE = new Work(0, 0, 0, 0, 0, 0, 0);
+
+    /** Shared buffers touched: hit or read. */
+    public long blocks() {
+      return blocksHit + blocksRead;
+    }
+
+    public Work plus(Work o) {
+      return new Work(calls + o.calls, rows + o.rows, blocksHit + o.blocksHit,
+          blocksRead + o.blocksRead, tempBytes + o.tempBytes, walBytes + o.walBytes,
+          serverMs + o.serverMs);
+    }
+
+    Work minus(Work o) {
+      return new Work(calls - o.calls, rows - o.rows, blocksHit - o.blocksHit,
+          blocksRead - o.blocksRead, tempBytes - o.tempBytes, walBytes - o.walBytes,
+          serverMs - o.serverMs);
+    }
+  }
+
+  private final Map<Long, Work> byQueryId;
+
+  private StatementStatistics(Map<Long, Work> byQueryId) {
+    this.byQueryId = byQueryId;
+  }
+
+  /**
+   * Where pg_stat_statements can be read on {@code c}'s database: the view's qualified name,
+   * creating the extension when {@code create} (a server the Lab owns) and the library is
+   * loaded; else the one line that says why not.
+   */
+  public static Located locate(Connection c, boolean create) throws SQLException {
+    String database;
+    boolean loaded;
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT"
+        + " current_database(), current_setting('shared_preload_libraries')"
+        + " ~ '(^|[ ,])pg_stat_statements($|[ ,])'")) {
+      rs.next();
+      database = rs.getString(1);
+      loaded = rs.getBoolean(2);
+    }
+    if (!loaded) {
+      return new Located(null, "the server's work per statement is not counted:"
+          + " pg_stat_statements is not in shared_preload_libraries of the database " + database + " (add it and"
+          + " restart the server to count buffers, WAL and temp bytes per statement)");
+    }
+    String schema = schema(c);
+    if (schema == null && create) {
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements SCHEMA public");
+      }
+      schema = schema(c);
+    }
+    if (schema == null) {
+      return new Located(null, "the server's work per statement is not counted:"
+          + " pg_stat_statements is loaded but not created in the database " + database + " (CREATE EXTENSION"
+          + " pg_stat_statements)");
+    }
+    return new Located("\"" + schema.replace("\"", "\"\"") + "\".pg_stat_statements", null);
+  }
+
+  private static String schema(Connection c) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT"
+        + " extnamespace::regnamespace::text FROM pg_extension"
+        + " WHERE extname = 'pg_stat_statements'")) {
+      return rs.next() ? rs.getString(1).replace("\"", "") : null;
+    }
+  }
+
+  /** Every top-level statement's counters on {@code c}'s database now. */
+  public static StatementStatistics read(Connection c, String view) throws SQLException {
+    Map<Long, Work> all = new HashMap<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT queryid,"
+        + " calls, rows, shared_blks_hit, shared_blks_read,"
+        + " temp_blks_written * current_setting('block_size')::bigint, wal_bytes::bigint,"
+        + " total_exec_time FROM " + view + " WHERE toplevel AND dbid ="
+        + " (SELECT oid FROM pg_database WHERE datname = current_database())")) {
+      while (rs.next()) {
+        // one query id per user: the same statement of two users adds up
+        all.merge(rs.getLong(1), new Work(rs.getLong(2), rs.getLong(3), rs.getLong(4),
+            rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getDouble(8)), Work::plus);
+      }
+    }
+    return new StatementStatistics(all);
+  }
+
+  /** What the statement of {@code queryId} did between {@code earlier} and this read. */
+  public Work since(StatementStatistics earlier, long queryId) {
+    Work now = byQueryId.getOrDefault(queryId, Work.NONE);
+    // an entry pg_stat_statements evicted and took again meanwhile starts from zero
+    Work before = earlier.byQueryId.getOrDefault(queryId, Work.NONE);
+    return now.calls() >= before.calls() ? now.minus(before) : now;
+  }
+
+  /**
+   * Where pg_stat_statements is read.
+   *
+   * @param view its view, qualified, or null
+   * @param why why it cannot be read, or null
+   */
+  public record Located(String view, String why) {
+    public Optional<String> unavailable() {
+      return Optional.ofNullable(why);
+    }
+  }
+}

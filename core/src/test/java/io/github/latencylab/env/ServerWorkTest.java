@@ -1,0 +1,105 @@
+package io.github.latencylab.env;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.latencylab.wire.WireCounter;
+import io.github.latencylab.wire.WireStatement;
+import io.github.latencylab.wire.WireStats;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's plan and work per statement, read on the Lab's own connection: ten lookups by an
+ * indexed column of a 50,000-row table, then the same with the index dropped.
+ */
+class ServerWorkTest {
+
+  private static Lab lab;
+
+  @BeforeAll
+  static void start() throws SQLException {
+    lab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
+    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE owners (id int PRIMARY KEY, last_name text, notes text)");
+      st.execute("INSERT INTO owners SELECT i, 'name' || i, repeat('x', 100)"
+          + " FROM generate_series(1, 50000) i");
+      st.execute("CREATE INDEX owners_last_name ON owners (last_name)");
+      st.execute("ANALYZE owners");
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    lab.close();
+  }
+
+  @Test
+  void aDroppedIndexShowsAsAnotherPlanAndAHundredTimesTheBuffers() throws SQLException {
+    ServerWork.Statement indexed = tenLookups();
+    assertThat(indexed.executions()).isEqualTo(10);
+    assertThat(indexed.plan().fingerprint())
+        .isEqualTo("Index Scan using owners_last_name on owners");
+    assertThat(indexed.plan().largestTable()).isEqualTo("owners");
+    assertThat(indexed.plan().largestTableRows()).isEqualTo(50_000);
+    assertThat(indexed.work().calls()).isEqualTo(10);
+    assertThat(indexed.work().rows()).isEqualTo(10);
+
+    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("DROP INDEX owners_last_name");
+    }
+    ServerWork.Statement scanned = tenLookups();
+    assertThat(scanned.plan().fingerprint()).contains("Seq Scan on owners");
+    assertThat(scanned.work().calls()).isEqualTo(10);
+    assertThat(scanned.work().blocks()).isGreaterThan(100 * indexed.work().blocks());
+    try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("CREATE INDEX owners_last_name ON owners (last_name)");
+    }
+  }
+
+  @Test
+  void anUnreadablePlanSaysWhy() throws SQLException {
+    WireCounter wire = lab.wire();
+    wire.trace();
+    WireStats before = wire.snapshot();
+    ServerWork work = lab.watchWork().orElseThrow();
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      st.execute("CREATE TEMPORARY TABLE scratch (x int)");
+      st.execute("INSERT INTO scratch VALUES (1)");
+    }
+    List<ServerWork.Statement> statements = work.finish(counted(wire.statementsSince(before)));
+    assertThat(statements).extracting(ServerWork.Statement::why).containsExactly(
+        "not read: ERROR: relation \"scratch\" does not exist");
+  }
+
+  // the connection's set-up (SET application_name) is overhead, not the code's
+  private static List<WireStatement> counted(List<WireStatement> all) {
+    return all.stream().filter(WireStatement::counted).toList();
+  }
+
+  private static ServerWork.Statement tenLookups() throws SQLException {
+    WireCounter wire = lab.wire();
+    wire.trace();
+    WireStats before = wire.snapshot();
+    ServerWork work = lab.watchWork().orElseThrow();
+    assertThat(work.unavailable()).isEmpty();
+    try (Connection c = lab.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement("SELECT id FROM owners WHERE last_name = ?")) {
+      for (int i = 1; i <= 10; i++) {
+        ps.setString(1, "name" + (i * 997));
+        try (ResultSet rs = ps.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+        }
+      }
+    }
+    List<ServerWork.Statement> statements = work.finish(counted(wire.statementsSince(before)));
+    assertThat(statements).hasSize(1);
+    return statements.get(0);
+  }
+}
