@@ -1,22 +1,29 @@
 package io.github.latencylab.junit;
 
+import io.github.latencylab.env.ServerWork;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.Series;
+import io.github.latencylab.server.StatementStatistics;
 import io.github.latencylab.wire.Overhead;
+import io.github.latencylab.wire.SqlShape;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireRead;
 import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 
 /**
@@ -56,10 +63,17 @@ final class BlockCost {
   final double waitedMs;
   final Rtt measuredAt;
   final boolean includeOverhead;
+  /** Bytes allocated on the block's thread, or -1 where the JVM does not count them. */
+  final long allocatedBytes;
+  /** The server's plan and work per statement shape, or null where not read. */
+  final List<ServerWork.Statement> work;
+  /** Why the server's work is not counted, or null. */
+  final String workUnavailable;
 
   private BlockCost(WireStats total, Map<Overhead, WireStats> overhead,
       List<WireStatement> statements, List<WireRead> reads, double timeMs, double waitedMs,
-      Rtt measuredAt, boolean includeOverhead) {
+      Rtt measuredAt, boolean includeOverhead, long allocatedBytes,
+      List<ServerWork.Statement> work, String workUnavailable) {
     this.total = total;
     this.overhead = overhead;
     this.statements = statements;
@@ -68,15 +82,21 @@ final class BlockCost {
     this.waitedMs = waitedMs;
     this.measuredAt = measuredAt;
     this.includeOverhead = includeOverhead;
+    this.allocatedBytes = allocatedBytes;
+    this.work = work;
+    this.workUnavailable = workUnavailable;
   }
 
   /** A block's value and what it cost. */
   record Measured<T>(T value, BlockCost cost) {
   }
 
-  /** Runs {@code code}, counting on {@code counter} at the Lab's added RTT {@code at}. */
+  /**
+   * Runs {@code code}, counting on {@code counter} at the Lab's added RTT {@code at}; {@code
+   * work} starts reading the server's work (null: not read).
+   */
   static <T> Measured<T> run(WireCounter counter, Rtt at, boolean includeOverhead,
-      ThrowingSupplier<T> code) throws Throwable {
+      Supplier<Optional<ServerWork>> work, ThrowingSupplier<T> code) throws Throwable {
     ReentrantLock lock = counter.countingLock();
     if (!lock.tryLock(LOCK_WAIT_SECONDS, TimeUnit.SECONDS)) {
       throw new IllegalStateException("Waited " + LOCK_WAIT_SECONDS + " s for another counted"
@@ -85,10 +105,13 @@ final class BlockCost {
     }
     counter.trace();
     try {
+      Optional<ServerWork> server = work == null ? Optional.empty() : work.get();
       WireCounter.Totals before = counter.totals();
+      long allocatedBefore = allocatedOnThisThread();
       long start = System.nanoTime();
       T value = code.get();
       double ms = (System.nanoTime() - start) / 1e6;
+      long allocatedAfter = allocatedOnThisThread();
       WireCounter.Totals after = counter.totals();
       WireStats total = after.stats().minus(before.stats());
       Map<Overhead, WireStats> overhead = new EnumMap<>(after.overhead());
@@ -100,11 +123,48 @@ final class BlockCost {
           waited -= after.overheadWaitNanos().get(kind) - before.overheadWaitNanos().get(kind);
         }
       }
+      List<WireStatement> own = statements.stream().filter(WireStatement::counted).toList();
       return new Measured<>(value, new BlockCost(total, overhead, statements,
-          counter.readsOf(statements), ms, waited / 1e6, at, includeOverhead));
+          counter.readsOf(statements), ms, waited / 1e6, at, includeOverhead,
+          allocatedBefore < 0 ? -1 : allocatedAfter - allocatedBefore,
+          server.map(w -> w.finish(own)).orElse(null),
+          server.flatMap(ServerWork::unavailable).orElse(null)));
     } finally {
       lock.unlock();
     }
+  }
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  // HotSpot's and OpenJ9's count of the bytes this thread allocated (TLABs included); -1 elsewhere
+  private static long allocatedOnThisThread() {
+    return THREADS instanceof com.sun.management.ThreadMXBean t
+        && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()
+        ? t.getCurrentThreadAllocatedBytes() : -1;
+  }
+
+  /** The rows the statements that count got back, at the wire. */
+  long rows() {
+    return countedReads().stream().mapToLong(WireRead::rows).sum();
+  }
+
+  /** The server's work of every statement shape, added up; null where it was not counted. */
+  StatementStatistics.Work serverWork() {
+    if (work == null || workUnavailable != null) {
+      return null;
+    }
+    StatementStatistics.Work sum = StatementStatistics.Work.NONE;
+    for (ServerWork.Statement s : work) {
+      sum = sum.plus(s.work());
+    }
+    return sum;
+  }
+
+  /** "`select ... where id=?` x10 from `Owners.find(Owners.java:12)`". */
+  static String named(ServerWork.Statement s) {
+    return "`" + SqlShape.brief(s.shape()) + "`" + (s.executions() > 1 ? " x"
+        + Format.count(s.executions()) : "") + (s.callSite() == null ? ""
+        : " from `" + s.callSite() + "`");
   }
 
   /** The rows the statements that count got back, reply by reply. */

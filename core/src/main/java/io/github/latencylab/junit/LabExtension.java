@@ -470,9 +470,11 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
       throw new IllegalArgumentException(method + ": set maxRowsPerRoundTrip or"
           + " maxRoundTripsPerThousandRows on its @ExpectReads");
     }
+    ExpectWork work = find(method, testClass, ExpectWork.class);
     return new RoundTrips.Spec(bounds, cost, includeOverhead, reads == null ? null
         : new RoundTrips.Reads(reads.maxRowsPerRoundTrip(),
-            reads.maxRoundTripsPerThousandRows()));
+            reads.maxRoundTripsPerThousandRows()), work == null ? null
+        : WorkBudget.of(work, method));
   }
 
   private static <A extends Annotation> A find(Method method, Class<?> testClass,

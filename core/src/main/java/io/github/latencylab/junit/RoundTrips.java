@@ -1,6 +1,7 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.ServerWork;
 import io.github.latencylab.env.UncountedSql;
 import io.github.latencylab.wire.JvmWide;
 import io.github.latencylab.latency.Rtt;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.opentest4j.AssertionFailedError;
@@ -237,9 +239,12 @@ public final class RoundTrips {
   <T> T check(Spec spec, String subject, Consumer<BlockCost> recorder,
       ThrowingSupplier<T> code) {
     Optional<UncountedSql> watch = lab == null ? Optional.empty() : lab.watchUncounted();
+    // the server's plans and work: for the report and a work budget, not every assertion
+    Supplier<Optional<ServerWork>> work = lab != null && (recorder != null
+        || spec.work() != null) ? lab::watchWork : null;
     BlockCost.Measured<T> measured;
     try {
-      measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(), code);
+      measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(), work, code);
     } catch (Throwable t) {
       throw RoundTrips.<RuntimeException>rethrow(t);
     }
@@ -268,6 +273,12 @@ public final class RoundTrips {
       if (violation != null) {
         throw new AssertionFailedError(prefix + violation + "\nthe SQL, read at the wire:\n"
             + details(m));
+      }
+    }
+    if (spec.work() != null) {
+      String violation = spec.work().violation(m);
+      if (violation != null) {
+        throw new AssertionFailedError(prefix + violation);
       }
     }
     if (spec.cost() != null) {
@@ -323,14 +334,15 @@ public final class RoundTrips {
   }
 
   /** What a counted block must respect: bounds on counts, a price, overhead counted or not. */
-  record Spec(List<Bound> bounds, Cost cost, boolean includeOverhead, Reads reads) {
+  record Spec(List<Bound> bounds, Cost cost, boolean includeOverhead, Reads reads,
+      WorkBudget work) {
 
     Spec(List<Bound> bounds, Cost cost, boolean includeOverhead) {
-      this(bounds, cost, includeOverhead, null);
+      this(bounds, cost, includeOverhead, null, null);
     }
 
     boolean isEmpty() {
-      return bounds.isEmpty() && cost == null && reads == null;
+      return bounds.isEmpty() && cost == null && reads == null && work == null;
     }
   }
 

@@ -9,9 +9,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,18 +28,20 @@ import java.util.regex.Pattern;
  * as executed with the values its Bind sent (a fresh prepared statement's first plan is a custom
  * plan for them, as the application's first five executions are); where the values were not
  * kept, PostgreSQL 16's generic plan. The plan follows the table statistics: on a table of a
- * few rows any plan is as good, so {@link #largestTableRows} says how much the plan can mean.
+ * few rows any plan is as good, so {@link #tableRows} says how much the plan can mean.
  *
  * @param fingerprint e.g. {@code Nested Loop(Seq Scan on owners; Index Scan using
  *     visits_pet_id_idx on visits)}
  * @param queryId the server's query identifier, as pg_stat_statements keys the statement's
  *     work; 0 where the server computes none
- * @param largestTable the largest table the plan reads, or null
- * @param largestTableRows its rows by the server's statistics (counted, up to a million, for a
- *     table never analysed), or 0
+ * @param tableRows each table the plan reads, with its rows by the server's statistics
+ *     (counted, up to a million, for a table never analysed)
  */
-public record QueryPlan(String fingerprint, long queryId, String largestTable,
-    long largestTableRows) {
+public record QueryPlan(String fingerprint, long queryId, Map<String, Long> tableRows) {
+
+  public QueryPlan {
+    tableRows = Collections.unmodifiableMap(new LinkedHashMap<>(tableRows));
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+)");
@@ -78,18 +82,13 @@ public record QueryPlan(String fingerprint, long queryId, String largestTable,
       plan = explain(c, "EXPLAIN (GENERIC_PLAN, VERBOSE, FORMAT JSON) " + body);
     }
     JsonNode root = plan.path(0);
-    Set<String[]> tables = new LinkedHashSet<>();
+    Set<List<String>> tables = new LinkedHashSet<>();
     String fingerprint = fingerprint(root.path("Plan"), tables);
-    String largest = null;
-    long rows = 0;
-    for (String[] t : tables) {
-      long n = rows(c, t[0], t[1]);
-      if (n > rows || largest == null) {
-        largest = t[1];
-        rows = n;
-      }
+    Map<String, Long> rows = new LinkedHashMap<>();
+    for (List<String> t : tables) {
+      rows.merge(t.get(1), rows(c, t.get(0), t.get(1)), Math::max);
     }
-    return new QueryPlan(fingerprint, root.path("Query Identifier").asLong(0), largest, rows);
+    return new QueryPlan(fingerprint, root.path("Query Identifier").asLong(0), rows);
   }
 
   // the values as literals, or null where one is missing or cannot be read
@@ -148,7 +147,7 @@ public record QueryPlan(String fingerprint, long queryId, String largestTable,
    * Join(Seq Scan on pets; Hash(Seq Scan on owners))}; {@code tables} collects (schema, table)
    * of every table read.
    */
-  static String fingerprint(JsonNode node, Set<String[]> tables) {
+  static String fingerprint(JsonNode node, Set<List<String>> tables) {
     String type = node.path("Node Type").asText("?");
     String label = switch (type) {
       case "Aggregate" -> switch (node.path("Strategy").asText("")) {
@@ -175,7 +174,7 @@ public record QueryPlan(String fingerprint, long queryId, String largestTable,
     }
     if (relation != null) {
       label += " on " + relation;
-      tables.add(new String[] {node.path("Schema").asText(""), relation});
+      tables.add(List.of(node.path("Schema").asText(""), relation));
     } else if (node.hasNonNull("CTE Name")) {
       label += " on " + node.path("CTE Name").asText();
     } else if (node.hasNonNull("Function Name")) {
@@ -218,10 +217,25 @@ public record QueryPlan(String fingerprint, long queryId, String largestTable,
     return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 
-  /** "Index Scan using idx_owners_last_name on owners" for a plan of one node. */
+  /** The rows of the largest table the plan reads (0: none). */
+  public long largestTableRows() {
+    return tableRows.values().stream().mapToLong(Long::longValue).max().orElse(0);
+  }
+
+  /** The tables the plan reads whole ({@code Seq Scan}, parallel or not), with their rows. */
+  public Map<String, Long> seqScanned() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    Matcher m = SEQ_SCAN.matcher(fingerprint);
+    while (m.find()) {
+      out.put(m.group(1), tableRows.getOrDefault(m.group(1), 0L));
+    }
+    return out;
+  }
+
+  private static final Pattern SEQ_SCAN = Pattern.compile("Seq Scan on ([^;()]+)");
+
   @Override
   public String toString() {
-    return fingerprint + (largestTable == null ? "" : String.format(Locale.ROOT,
-        " (largest table %s, %,d rows)", largestTable, largestTableRows));
+    return fingerprint;
   }
 }

@@ -1,6 +1,7 @@
 package io.github.latencylab.env;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireStatement;
@@ -46,8 +47,8 @@ class ServerWorkTest {
     assertThat(indexed.executions()).isEqualTo(10);
     assertThat(indexed.plan().fingerprint())
         .isEqualTo("Index Scan using owners_last_name on owners");
-    assertThat(indexed.plan().largestTable()).isEqualTo("owners");
-    assertThat(indexed.plan().largestTableRows()).isEqualTo(50_000);
+    assertThat(indexed.plan().tableRows()).containsExactly(entry("owners", 50_000L));
+    assertThat(indexed.plan().seqScanned()).isEmpty();
     assertThat(indexed.work().calls()).isEqualTo(10);
     assertThat(indexed.work().rows()).isEqualTo(10);
 
@@ -56,6 +57,7 @@ class ServerWorkTest {
     }
     ServerWork.Statement scanned = tenLookups();
     assertThat(scanned.plan().fingerprint()).contains("Seq Scan on owners");
+    assertThat(scanned.plan().seqScanned()).containsExactly(entry("owners", 50_000L));
     assertThat(scanned.work().calls()).isEqualTo(10);
     assertThat(scanned.work().blocks()).isGreaterThan(100 * indexed.work().blocks());
     try (Connection c = lab.directDataSource().getConnection(); Statement st = c.createStatement()) {
