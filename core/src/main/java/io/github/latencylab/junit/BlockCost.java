@@ -160,6 +160,40 @@ final class BlockCost {
     return sum;
   }
 
+  /**
+   * "10 rows returned; the server: 30 buffers touched (10 read), 0 B WAL, 0 B temp; 2.1 MB
+   * allocated on the test's thread", then a line per statement with its plan.
+   */
+  String workLines() {
+    StringBuilder s = new StringBuilder(RoundTrips.plural(rows(), "row") + " returned");
+    StatementStatistics.Work w = serverWork();
+    if (w != null) {
+      s.append("; the server: ").append(RoundTrips.plural(w.blocks(), "buffer"))
+          .append(" touched (").append(Format.count(w.blocksRead())).append(" read), ")
+          .append(Format.bytes(w.walBytes())).append(" WAL, ")
+          .append(Format.bytes(w.tempBytes())).append(" temp");
+    } else if (workUnavailable != null) {
+      s.append("; ").append(workUnavailable);
+    }
+    if (allocatedBytes >= 0) {
+      s.append("; ").append(Format.bytes(allocatedBytes)).append(" allocated on the test's"
+          + " thread");
+    }
+    s.append('\n');
+    if (work != null) {
+      for (ServerWork.Statement st : work) {
+        s.append("    ").append(named(st)).append(": ").append(st.plan() != null
+            ? "plan " + st.plan() : "no plan, " + st.why());
+        if (st.work() != null && st.work().calls() > 0) {
+          s.append("; ").append(Format.number((double) st.work().blocks() / st.work().calls()))
+              .append(" buffers/call");
+        }
+        s.append('\n');
+      }
+    }
+    return s.toString();
+  }
+
   /** "`select ... where id=?` x10 from `Owners.find(Owners.java:12)`". */
   static String named(ServerWork.Statement s) {
     return "`" + SqlShape.brief(s.shape()) + "`" + (s.executions() > 1 ? " x"

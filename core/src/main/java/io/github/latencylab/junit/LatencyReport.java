@@ -1,6 +1,7 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.env.ServerWork;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.BaselineComparison;
@@ -10,6 +11,7 @@ import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import io.github.latencylab.report.Series;
+import io.github.latencylab.server.StatementStatistics;
 import io.github.latencylab.wire.SqlShape;
 import io.github.latencylab.wire.WireStatement;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,7 +166,8 @@ final class LatencyReport implements AutoCloseable {
         cells.add(unmeasuredRtt(model.predict(at, at.millis(), Double.NaN)));
       }
       details.append(r.series().key()).append(": ").append(r.cost().countsLine())
-          .append("\n  priced ").append(r.cost().pricedLine(model)).append('\n');
+          .append("\n  priced ").append(r.cost().pricedLine(model)).append('\n')
+          .append("  ").append(r.cost().workLines());
       String repeated = Repeats.section(r.cost().countedStatements());
       if (!repeated.isEmpty()) {
         details.append(repeated.lines().map(l -> "  " + l)
@@ -201,6 +205,11 @@ final class LatencyReport implements AutoCloseable {
       sections.add(new ReportWriter.Section("Where a region move would hurt: the application's"
           + " lines by round trips, all tests", ranking));
     }
+    String byWork = byServerWork(all);
+    if (!byWork.isEmpty()) {
+      sections.add(new ReportWriter.Section("What the server did: the statements by buffers"
+          + " touched, all tests", byWork));
+    }
     try {
       ReportWriter.write(results(cells), dir, comparison, sections);
     } catch (IOException e) {
@@ -211,6 +220,35 @@ final class LatencyReport implements AutoCloseable {
         + (update ? "; baseline rewritten: " + baselineFile
             : comparison == null ? "; no baseline at " + baselineFile
             : "; " + comparison.summary()));
+  }
+
+  /**
+   * The ten statement shapes of the run that touched the most buffers, with their tests, call
+   * sites, WAL, temp bytes and plans; "" where the server's work was not counted.
+   */
+  static String byServerWork(List<Recorded> all) {
+    record Ranked(String test, ServerWork.Statement statement) {
+    }
+    List<Ranked> ranked = new ArrayList<>();
+    for (Recorded r : all) {
+      if (r.cost().work != null) {
+        r.cost().work.stream().filter(s -> s.work() != null && s.work().calls() > 0)
+            .forEach(s -> ranked.add(new Ranked(r.series().key(), s)));
+      }
+    }
+    ranked.sort(Comparator.comparingLong((Ranked r) -> r.statement().work().blocks())
+        .reversed());
+    StringBuilder s = new StringBuilder();
+    for (Ranked r : ranked.subList(0, Math.min(10, ranked.size()))) {
+      StatementStatistics.Work w = r.statement().work();
+      s.append(Format.count(w.blocks())).append(" buffers (").append(Format.count(
+          w.blocksRead())).append(" read), ").append(Format.bytes(w.walBytes()))
+          .append(" WAL, ").append(Format.bytes(w.tempBytes())).append(" temp: ")
+          .append(BlockCost.named(r.statement())).append(" in ").append(r.test())
+          .append(r.statement().plan() == null ? "" : "; plan " + r.statement().plan())
+          .append('\n');
+    }
+    return s.toString();
   }
 
   /** The baseline's cells of tests not run now, with this run's: what an update writes. */
