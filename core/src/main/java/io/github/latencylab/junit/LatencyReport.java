@@ -1,9 +1,9 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.BaselineComparison;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.report.Baseline;
-import io.github.latencylab.report.BaselineComparison;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;

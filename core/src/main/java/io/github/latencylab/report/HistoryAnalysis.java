@@ -1,5 +1,7 @@
 package io.github.latencylab.report;
 
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.TimeGate;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;

@@ -65,13 +65,13 @@ final class HtmlReport {
    * @param comparison the baseline check, or null
    * @param charts the charts to inline (see {@link SvgCharts#all})
    */
-  static String render(Results results, BaselineComparison comparison,
+  static String render(Results results, ReportWriter.Check comparison,
       List<SvgCharts.Chart> charts) {
     return render(results, comparison, charts, List.of());
   }
 
   /** The same, with {@code sections} after the tables. */
-  static String render(Results results, BaselineComparison comparison,
+  static String render(Results results, ReportWriter.Check comparison,
       List<SvgCharts.Chart> charts, List<ReportWriter.Section> sections) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -114,7 +114,7 @@ final class HtmlReport {
           .append(esc(comparison.summary())).append("</p>\n");
       if (!comparison.findings().isEmpty()) {
         h.append("<ul class=\"findings\">\n");
-        for (BaselineComparison.Finding f : comparison.findings()) {
+        for (ReportWriter.Check.Line f : comparison.findings()) {
           h.append("<li class=\"").append(f.level()).append("\">").append(esc(f.toString()))
               .append("</li>\n");
         }

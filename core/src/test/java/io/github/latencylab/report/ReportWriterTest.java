@@ -7,6 +7,8 @@ import static io.github.latencylab.report.Cells.runWith;
 import static io.github.latencylab.report.Cells.withCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.BaselineComparison;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

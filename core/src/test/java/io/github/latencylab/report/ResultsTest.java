@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.latencylab.gate.Baseline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

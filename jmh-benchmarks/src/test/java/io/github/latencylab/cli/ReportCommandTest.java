@@ -2,8 +2,8 @@ package io.github.latencylab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.latencylab.report.Baseline;
 import io.github.latencylab.bench.runner.JmhJson;
+import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Results;
 import java.io.PrintWriter;

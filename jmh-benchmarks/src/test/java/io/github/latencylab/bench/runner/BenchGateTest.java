@@ -2,9 +2,9 @@ package io.github.latencylab.bench.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.Baseline.Tolerances;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.report.Baseline;
-import io.github.latencylab.report.Baseline.Tolerances;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Results;
 import io.github.latencylab.report.Series;

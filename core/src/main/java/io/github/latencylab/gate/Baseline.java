@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +7,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Median;
+import io.github.latencylab.report.Results;
+import io.github.latencylab.report.Series;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
