@@ -14,12 +14,12 @@ import java.util.TreeMap;
  * (strategy, parameters, round trips and statements per operation, time at each RTT with
  * predicted cells marked), the baseline check when there is one, and the environment.
  */
-final class HtmlReport {
+public final class HtmlReport {
 
   private HtmlReport() {
   }
 
-  static final String CSS = """
+  public static final String CSS = """
       :root { color-scheme: light; }
       body { font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue',
         Arial, sans-serif; color: #222; background: #fafafa; margin: 0; }
@@ -258,7 +258,7 @@ final class HtmlReport {
   }
 
   /** HTML text and attribute values. */
-  static String esc(String s) {
+  public static String esc(String s) {
     return s == null ? "" : SvgCharts.escape(s);
   }
 }

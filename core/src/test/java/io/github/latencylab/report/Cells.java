@@ -7,7 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
-/** Fixed cells for the report and gate tests, built in code so that each test shows its numbers. */
+/**
+ * Fixed cells for the report, gate and history tests, built in code so that each test shows its
+ * numbers.
+ */
 public final class Cells {
 
   private Cells() {
