@@ -135,7 +135,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
   static Cell cellOf(Cell c) {
     return new Cell(c.series(), c.rtt(), Double.NaN, Double.NaN, round(c.timeMs()),
         Double.NaN, round(c.roundTripsPerOp()), round(c.statementsPerOp()), Double.NaN,
-        Map.of(), c.predicted() ? model(c.prediction()) : null);
+        Map.of(), c.predicted() ? model(c.prediction()) : null, 0, null);
   }
 
   /** A baseline of every cell of {@code results}, with the default tolerances. */
@@ -367,7 +367,8 @@ public record Baseline(int format, String createdAt, String profile, String meas
           params), rtt, Double.NaN, Double.NaN, Results.number(n.path("timeMs")), Double.NaN,
           Results.number(n.path("roundTripsPerOp")), Results.number(n.path("statementsPerOp")),
           Double.NaN, Map.of(),
-          n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null));
+          n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null, 0,
+          null));
       JsonNode tn = n.path("noise");
       if (tn.isObject()) {
         try {

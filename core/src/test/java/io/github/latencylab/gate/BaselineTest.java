@@ -34,7 +34,7 @@ class BaselineTest {
     assertThat(byKey.get("InsertBenchmark.copyCsv rows=1000 @ 0.5ms"))
         .isEqualTo(new Cell(Series.of("InsertBenchmark", "copyCsv", Map.of("rows", "1000")),
             Rtt.parse("0.5ms"), Double.NaN, Double.NaN, 10.524, Double.NaN, 2, 1, Double.NaN,
-            Map.of(), null));
+            Map.of(), null, 0, null));
     Cell predicted = byKey.get("InsertBenchmark.executeEach rows=1000 @ 20ms");
     assertThat(predicted.predicted()).isTrue();
     assertThat(predicted.prediction()).isEqualTo("predicted from executeEach at 0.5ms");

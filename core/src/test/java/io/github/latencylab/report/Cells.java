@@ -25,8 +25,9 @@ public final class Cells {
 
   public static Cell measured(String suite, String strategy, Map<String, String> params,
       String rtt, double addedMs, double timeMs, double roundTrips, double statements) {
-    return Cell.measured(Series.of(suite, strategy, params), Rtt.parse(rtt), addedMs, 0.13,
-        timeMs, timeMs * 0.05, roundTrips, statements, 1000 / (timeMs / 1000));
+    return new Cell(Series.of(suite, strategy, params), Rtt.parse(rtt), addedMs, 0.13,
+        timeMs, timeMs * 0.05, roundTrips, statements, 1000 / (timeMs / 1000), Map.of(), null, 0,
+        null);
   }
 
   /** {@code from} moved to {@code rtt} by the model, as the bench runner does. */
@@ -75,19 +76,19 @@ public final class Cells {
   public static Cell withTime(Cell c, double timeMs) {
     return new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), timeMs,
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
-        c.server(), c.prediction());
+        c.server(), c.prediction(), 0, null);
   }
 
   public static Cell withCounts(Cell c, double roundTrips, double statements) {
     return new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), roundTrips, statements, c.rowsPerSecond(), c.server(),
-        c.prediction());
+        c.prediction(), 0, null);
   }
 
   public static Cell withPrediction(Cell c, String prediction) {
     return new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
-        c.server(), prediction);
+        c.server(), prediction, 0, null);
   }
 
   /** A results.json of the test resources: real runs, rendered by ./latency-lab report. */
