@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -176,10 +177,11 @@ public final class Lab implements AutoCloseable {
       throw e;
     }
     lab.applyDurability(config);
-    // the one line a start says at INFO; the rest (what runs where, how) at DEBUG
-    LOG.info("latency-lab: {} Lab ready in {}: PostgreSQL {}, Toxiproxy {}, pgjdbc {},"
-        + " schema {}", kind.label(), io.github.latencylab.report.Format.duration(
-            (System.nanoTime() - started) / 1e6), lab.server().version(),
+    // the one line a start says at INFO; the rest (what runs where, how) at DEBUG. A start
+    // takes seconds, so it says seconds itself: env sits below the report and its Format
+    LOG.info("latency-lab: {} Lab ready in {} s: PostgreSQL {}, Toxiproxy {}, pgjdbc {},"
+        + " schema {}", kind.label(), String.format(Locale.ROOT, "%.2f",
+            (System.nanoTime() - started) / 1e9), lab.server().version(),
         lab.toxiproxyVersion(), LabEnvironment.pgjdbcOnTheClasspath(), schema.name());
     LOG.debug("Lab ready: {}", lab.describe());
     return lab;

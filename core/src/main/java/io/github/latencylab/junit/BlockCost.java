@@ -255,9 +255,9 @@ final class BlockCost {
   Cell cell(Series series) {
     WireStats c = counted();
     double rttsWaited = (c.roundTrips() + c.windowRoundTrips()) * measuredAt.millis();
-    return Cell.measured(series, measuredAt, measuredAt.millis(), Double.NaN,
-        Math.max(waitedMs, rttsWaited), Double.NaN, c.roundTrips(), c.statements(), Double.NaN)
-        .withWindowRoundTrips(c.windowRoundTrips());
+    return new Cell(series, measuredAt, measuredAt.millis(), Double.NaN,
+        Math.max(waitedMs, rttsWaited), Double.NaN, c.roundTrips(), c.statements(), Double.NaN,
+        Map.of(), null, c.windowRoundTrips(), null);
   }
 
   /**

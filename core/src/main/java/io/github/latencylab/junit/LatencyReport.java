@@ -2,9 +2,9 @@ package io.github.latencylab.junit;
 
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.env.ServerWork;
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.BaselineComparison;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.report.Baseline;
-import io.github.latencylab.report.BaselineComparison;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
@@ -130,12 +130,13 @@ final class LatencyReport implements AutoCloseable {
   private static Cell unmeasuredRtt(Cell c) {
     return new Cell(c.series(), c.rtt(), Double.NaN, c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
-        c.server(), c.prediction(), c.windowRoundTripsPerOp());
+        c.server(), c.prediction(), c.windowRoundTripsPerOp(), null);
   }
 
   private static Cell countsOnly(Cell c) {
     return new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), Double.NaN,
-        Double.NaN, c.roundTripsPerOp(), c.statementsPerOp(), Double.NaN, c.server(), null);
+        Double.NaN, c.roundTripsPerOp(), c.statementsPerOp(), Double.NaN, c.server(), null, 0,
+        null);
   }
 
   private Results results(List<Cell> cells) {

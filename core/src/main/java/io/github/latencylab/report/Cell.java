@@ -11,6 +11,10 @@ import java.util.TreeMap;
  * what it cost. Measured by JMH, or predicted by the {@link LatencyModel} and then marked so,
  * {@code prediction} saying from what.
  *
+ * <p>Built one way, by the canonical constructor: a cell without server counters, prediction,
+ * window round trips or spread passes {@code Map.of(), null, 0, null} for them. {@link
+ * #withSpread} and {@link #withTime} derive one cell from another.
+ *
  * @param rtt the RTT setting
  * @param addedRttMs what the setting really added to a round trip, measured by the Lab
  * @param baselineRttMs a round trip through the proxy without toxics, measured by the Lab
@@ -31,28 +35,6 @@ public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRtt
     double timeMs, double timeErrorMs, double roundTripsPerOp, double statementsPerOp,
     double rowsPerSecond, Map<String, Double> server, String prediction,
     double windowRoundTripsPerOp, TimeSpread spread) {
-
-  /** A cell without its time's spread. */
-  public Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs, double timeMs,
-      double timeErrorMs, double roundTripsPerOp, double statementsPerOp, double rowsPerSecond,
-      Map<String, Double> server, String prediction, double windowRoundTripsPerOp) {
-    this(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs, roundTripsPerOp,
-        statementsPerOp, rowsPerSecond, server, prediction, windowRoundTripsPerOp, null);
-  }
-
-  /** A cell without window round trips counted. */
-  public Cell(Series series, Rtt rtt, double addedRttMs, double baselineRttMs, double timeMs,
-      double timeErrorMs, double roundTripsPerOp, double statementsPerOp, double rowsPerSecond,
-      Map<String, Double> server, String prediction) {
-    this(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs, roundTripsPerOp,
-        statementsPerOp, rowsPerSecond, server, prediction, 0);
-  }
-
-  /** This cell with the window round trips its operations needed. */
-  public Cell withWindowRoundTrips(double perOp) {
-    return new Cell(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs,
-        roundTripsPerOp, statementsPerOp, rowsPerSecond, server, prediction, perOp, spread);
-  }
 
   /** This cell with how its time spread over its samples. */
   public Cell withSpread(TimeSpread newSpread) {
@@ -80,14 +62,6 @@ public record Cell(Series series, Rtt rtt, double addedRttMs, double baselineRtt
 
   public Cell {
     server = Map.copyOf(server == null ? Map.of() : server);
-  }
-
-  /** A measured cell without server counters. */
-  public static Cell measured(Series series, Rtt rtt, double addedRttMs, double baselineRttMs,
-      double timeMs, double timeErrorMs, double roundTripsPerOp, double statementsPerOp,
-      double rowsPerSecond) {
-    return new Cell(series, rtt, addedRttMs, baselineRttMs, timeMs, timeErrorMs,
-        roundTripsPerOp, statementsPerOp, rowsPerSecond, Map.of(), null);
   }
 
   /** "InsertBenchmark.executeBatch rows=1000 @ 20ms": the cell's key wherever one is needed. */

@@ -14,12 +14,12 @@ import java.util.TreeMap;
  * (strategy, parameters, round trips and statements per operation, time at each RTT with
  * predicted cells marked), the baseline check when there is one, and the environment.
  */
-final class HtmlReport {
+public final class HtmlReport {
 
   private HtmlReport() {
   }
 
-  static final String CSS = """
+  public static final String CSS = """
       :root { color-scheme: light; }
       body { font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue',
         Arial, sans-serif; color: #222; background: #fafafa; margin: 0; }
@@ -65,13 +65,13 @@ final class HtmlReport {
    * @param comparison the baseline check, or null
    * @param charts the charts to inline (see {@link SvgCharts#all})
    */
-  static String render(Results results, BaselineComparison comparison,
+  static String render(Results results, ReportWriter.Check comparison,
       List<SvgCharts.Chart> charts) {
     return render(results, comparison, charts, List.of());
   }
 
   /** The same, with {@code sections} after the tables. */
-  static String render(Results results, BaselineComparison comparison,
+  static String render(Results results, ReportWriter.Check comparison,
       List<SvgCharts.Chart> charts, List<ReportWriter.Section> sections) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -114,7 +114,7 @@ final class HtmlReport {
           .append(esc(comparison.summary())).append("</p>\n");
       if (!comparison.findings().isEmpty()) {
         h.append("<ul class=\"findings\">\n");
-        for (BaselineComparison.Finding f : comparison.findings()) {
+        for (ReportWriter.Check.Line f : comparison.findings()) {
           h.append("<li class=\"").append(f.level()).append("\">").append(esc(f.toString()))
               .append("</li>\n");
         }
@@ -258,7 +258,7 @@ final class HtmlReport {
   }
 
   /** HTML text and attribute values. */
-  static String esc(String s) {
+  public static String esc(String s) {
     return s == null ? "" : SvgCharts.escape(s);
   }
 }

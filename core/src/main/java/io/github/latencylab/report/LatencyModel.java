@@ -120,7 +120,7 @@ public final class LatencyModel {
         smaller.statementsPerOp() * factor, smaller.rowsPerSecond(), Map.of(),
         String.format(Locale.ROOT, "predicted by scaling x%s from %s: time, round trips and"
             + " statements grow with the size", Format.number(factor), smaller.key()),
-        smaller.windowRoundTripsPerOp() * factor);
+        smaller.windowRoundTripsPerOp() * factor, null);
   }
 
   /** True when {@code c} has what a fit needs: a time, round trips and the added RTT. */
@@ -154,7 +154,7 @@ public final class LatencyModel {
         from.roundTripsPerOp(), from.statementsPerOp(), from.rowsPerSecond(), from.server(),
         "predicted from " + series.strategy() + " at " + measuredAt() + ": "
             + describe(addedRttMs) + (farBelow(addedRttMs) ? " (far below the measured RTTs:"
-            + " uncertain)" : ""), from.windowRoundTripsPerOp());
+            + " uncertain)" : ""), from.windowRoundTripsPerOp(), null);
     return at.withTime(timeMs(addedRttMs), Double.NaN);
   }
 

@@ -21,12 +21,12 @@ final class MarkdownReport {
   }
 
   /** The report, with a baseline comparison's summary and findings when there is one. */
-  static String render(Results results, BaselineComparison comparison) {
+  static String render(Results results, ReportWriter.Check comparison) {
     return render(results, comparison, List.of());
   }
 
   /** The same, with {@code sections} after the tables. */
-  static String render(Results results, BaselineComparison comparison,
+  static String render(Results results, ReportWriter.Check comparison,
       List<ReportWriter.Section> sections) {
     StringBuilder md = new StringBuilder();
     if (comparison != null) {

@@ -42,7 +42,7 @@ public final class ReportWriter {
    * Writes the report files into {@code dir}, with the baseline check in the Markdown and HTML
    * pages and in {@code baseline-comparison.txt} when {@code comparison} is not null.
    */
-  public static List<Path> write(Results results, Path dir, BaselineComparison comparison)
+  public static List<Path> write(Results results, Path dir, Check comparison)
       throws IOException {
     return write(results, dir, comparison, List.of());
   }
@@ -54,8 +54,33 @@ public final class ReportWriter {
   public record Section(String title, String text) {
   }
 
+  /**
+   * A check of the results, which the pages show before the tables and {@code
+   * baseline-comparison.txt} holds: the gate's {@code BaselineComparison}. The report knows it
+   * only by this, so that the gate depends on the report, never the reverse.
+   */
+  public interface Check {
+
+    /** True when nothing failed: PASS on the page, else FAIL. */
+    boolean passed();
+
+    /** The line the pages show first. */
+    String summary();
+
+    /** The findings, failures first. */
+    List<? extends Line> findings();
+
+    /** The summary line, then one line per finding. */
+    String report();
+
+    /** One finding: its {@code toString()} is the line, its level (FAIL, INFO) its HTML class. */
+    interface Line {
+      Enum<?> level();
+    }
+  }
+
   /** The same, with {@code sections} after the tables of report.md and report.html. */
-  public static List<Path> write(Results results, Path dir, BaselineComparison comparison,
+  public static List<Path> write(Results results, Path dir, Check comparison,
       List<Section> sections) throws IOException {
     Path charts = dir.resolve("charts");
     Files.createDirectories(charts);

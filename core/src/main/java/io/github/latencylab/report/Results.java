@@ -86,7 +86,7 @@ public record Results(String kind, String createdAt, String profile,
   }
 
   /** The JSON {@link #write} writes: the one format of cells (a history's runs too). */
-  ObjectNode toJson() {
+  public ObjectNode toJson() {
     ObjectNode root = JSON.createObjectNode();
     root.put("kind", kind);
     root.put("createdAt", createdAt);

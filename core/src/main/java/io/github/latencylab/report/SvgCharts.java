@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * white) followed by three of Paul Tol's muted colours, each strategy with its own marker
  * shape too, the same colour for a strategy in every chart of its suite.
  */
-final class SvgCharts {
+public final class SvgCharts {
 
   /** One chart: what it shows, where it goes, its SVG. */
   record Chart(String suite, Map<String, String> params, Kind kind, String fileName,
@@ -35,15 +35,15 @@ final class SvgCharts {
   /** Round trips go on a log scale when the largest is more than this many times the least. */
   static final int LOG_SPAN = 20;
 
-  static final String[] COLORS = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+  public static final String[] COLORS = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
       "#E69F00", "#56B4E9", "#000000", "#882255", "#999933", "#332288"};
   private static final int SHAPES = 5;
   private static final double[] X_TICKS = {0.5, 1, 2, 5, 10, 20, 50, 100, 200, 320};
   static final String FONT = "system-ui, -apple-system, 'Segoe UI', Roboto,"
       + " 'Helvetica Neue', Arial, sans-serif";
-  static final String INK = "#222";
-  static final String MUTED = "#666";
-  static final String GRID = "#e4e4e4";
+  public static final String INK = "#222";
+  public static final String MUTED = "#666";
+  public static final String GRID = "#e4e4e4";
   private static final String GRID_MINOR = "#f2f2f2";
   private static final String JMH_TIME = "Mean time per operation (JMH)";
 
@@ -370,7 +370,7 @@ final class SvgCharts {
     return a.rtt().millis() <= b.rtt().millis();
   }
 
-  static double niceStep(double raw) {
+  public static double niceStep(double raw) {
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
     for (double f : new double[] {1, 2, 5, 10}) {
       if (f * magnitude >= raw) {
@@ -395,7 +395,7 @@ final class SvgCharts {
   }
 
   /** A file name of letters, digits, '-', '.' and '_': {@code InsertBenchmark-rows-1000}. */
-  static String fileName(String suite, Map<String, String> params) {
+  public static String fileName(String suite, Map<String, String> params) {
     StringBuilder s = new StringBuilder(suite);
     params.forEach((k, v) -> s.append('-').append(k).append('-').append(v));
     return s.toString().replaceAll("[^A-Za-z0-9._-]+", "_");
@@ -428,10 +428,10 @@ final class SvgCharts {
   }
 
   /** A tiny SVG writer (also {@link AddedRttHistogram}'s). */
-  static final class Svg {
+  public static final class Svg {
     private final StringBuilder out = new StringBuilder();
 
-    Svg(int width, int height, String title) {
+    public Svg(int width, int height, String title) {
       out.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\""
           + " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\""
           + " aria-label=\"%s\" font-family=\"%s\">%n", width, height, width, height,
@@ -441,7 +441,7 @@ final class SvgCharts {
           "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", width, height));
     }
 
-    void open(String element, String... attributes) {
+    public void open(String element, String... attributes) {
       out.append('<').append(element);
       for (int i = 0; i + 1 < attributes.length; i += 2) {
         out.append(' ').append(attributes[i]).append("=\"").append(escape(attributes[i + 1]))
@@ -450,18 +450,18 @@ final class SvgCharts {
       out.append(">\n");
     }
 
-    void close(String element) {
+    public void close(String element) {
       out.append("</").append(element).append(">\n");
     }
 
-    void line(double x1, double y1, double x2, double y2, String color, double width,
+    public void line(double x1, double y1, double x2, double y2, String color, double width,
         String dash) {
       out.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\""
           + " y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\"%s/>%n", x1, y1, x2, y2, color,
           Format.number(width), dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
     }
 
-    void path(String d, String color, double width, String dash) {
+    public void path(String d, String color, double width, String dash) {
       out.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\""
           + " stroke-width=\"%s\" stroke-linejoin=\"round\"%s/>%n", d, color, Format.number(width),
           dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
@@ -482,7 +482,7 @@ final class SvgCharts {
       out.append("<title>").append(escape(tooltip)).append("</title></rect>\n");
     }
 
-    void marker(int index, double x, double y, double r, boolean hollow, String tooltip) {
+    public void marker(int index, double x, double y, double r, boolean hollow, String tooltip) {
       marker(index, x, y, r, hollow, tooltip, COLORS[index % COLORS.length]);
     }
 
@@ -524,7 +524,7 @@ final class SvgCharts {
       return "<polygon points=\"" + points + "\"";
     }
 
-    void text(double x, double y, String anchor, double size, String weight, String color,
+    public void text(double x, double y, String anchor, double size, String weight, String color,
         String content) {
       out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\""
           + " font-size=\"%s\"%s fill=\"%s\">%s</text>%n", x, y, anchor, Format.number(size),
@@ -532,13 +532,13 @@ final class SvgCharts {
           escape(content)));
     }
 
-    void verticalText(double x, double y, double size, String color, String content) {
+    public void verticalText(double x, double y, double size, String color, String content) {
       out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
           + " font-size=\"%s\" fill=\"%s\" transform=\"rotate(-90 %.1f %.1f)\">%s</text>%n",
           x, y, Format.number(size), color, x, y, escape(content)));
     }
 
-    String end() {
+    public String end() {
       return out.append("</svg>\n").toString();
     }
   }

@@ -9,8 +9,8 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.junit.a.SameName;
-import io.github.latencylab.report.Baseline;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Results;
 import java.nio.file.Files;

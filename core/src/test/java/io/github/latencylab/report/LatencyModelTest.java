@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.latency.Rtt;
 import java.util.List;
 import java.util.Map;

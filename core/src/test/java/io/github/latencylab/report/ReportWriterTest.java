@@ -7,6 +7,8 @@ import static io.github.latencylab.report.Cells.runWith;
 import static io.github.latencylab.report.Cells.withCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.BaselineComparison;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +27,7 @@ class ReportWriterTest {
     Cell counted = new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
         Map.of("commitsPerOp", 1.0, "walBytesPerOp", 412.4, "tempBytesPerOp", 3.5 * 1024 * 1024,
-            "blocksReadPerOp", 0.0, "cacheHitRatio", 0.9984), null);
+            "blocksReadPerOp", 0.0, "cacheHitRatio", 0.9984), null, 0, null);
     Results r = new Results("bench", null, null, null, List.of(counted));
     assertThat(MarkdownReport.render(r))
         .contains("| round trips/op | statements/op | server/op |")

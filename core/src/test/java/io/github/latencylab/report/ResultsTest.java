@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.latencylab.gate.Baseline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ class ResultsTest {
     Cell c = measured("copyCsv", "0.5ms", 0.5, 10.5, 2, 1);
     cells.add(new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
-        Map.of("walBytesPerOp", 81920.0, "cacheHitRatio", 0.999), null));
+        Map.of("walBytesPerOp", 81920.0, "cacheHitRatio", 0.999), null, 0, null));
     cells.add(measured("copyBinary", "0.5ms", 0.5, 9.5, 2, 1).withSpread(
         new TimeSpread(12, 9.4, 9.1, 9.8, "\u00b1 14% of the mean (asked: 10%): why")));
     Results r = results(cells);

@@ -296,10 +296,10 @@ public final class DemoCommand implements Callable<Integer> {
     List<Cell> cells = new ArrayList<>();
     for (AtRtt at : results) {
       for (Row row : at.strategies()) {
-        cells.add(Cell.measured(Series.of("N+1 demo", row.strategy(), Map.of()), at.rtt(),
+        cells.add(new Cell(Series.of("N+1 demo", row.strategy(), Map.of()), at.rtt(),
             at.addedMeanMs(), at.baselineMeanMs(), row.timeMs(), Double.NaN,
-            row.roundTrips(), row.sqlStatements(), Double.NaN)
-            .withWindowRoundTrips(row.windowFlights()));
+            row.roundTrips(), row.sqlStatements(), Double.NaN, Map.of(), null,
+            row.windowFlights(), null));
       }
     }
     return cells;

@@ -1,9 +1,9 @@
 package io.github.latencylab.cli;
 
 import io.github.latencylab.bench.runner.JmhJson;
-import io.github.latencylab.report.History;
-import io.github.latencylab.report.HistoryAnalysis;
-import io.github.latencylab.report.HistoryReport;
+import io.github.latencylab.history.History;
+import io.github.latencylab.history.HistoryAnalysis;
+import io.github.latencylab.history.HistoryReport;
 import io.github.latencylab.report.Results;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,8 +2,8 @@ package io.github.latencylab.cli;
 
 import io.github.latencylab.bench.runner.JmhJson;
 import io.github.latencylab.bench.runner.Noise;
-import io.github.latencylab.report.Baseline;
-import io.github.latencylab.report.BaselineComparison;
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.BaselineComparison;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static io.github.latencylab.cli.ReportCommandTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.latencylab.report.History;
+import io.github.latencylab.history.History;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -2,8 +2,8 @@ package io.github.latencylab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.latencylab.report.Baseline;
 import io.github.latencylab.bench.runner.JmhJson;
+import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Results;
 import java.io.PrintWriter;
@@ -75,7 +75,7 @@ class ReportCommandTest {
     java.util.List<Cell> cells = new java.util.ArrayList<>(b.cells());
     Cell c = cells.get(0);
     cells.set(0, new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
-        c.timeErrorMs(), 1, c.statementsPerOp(), c.rowsPerSecond(), c.server(), null));
+        c.timeErrorMs(), 1, c.statementsPerOp(), c.rowsPerSecond(), c.server(), null, 0, null));
     Path bad = dir.resolve("bad.json");
     new Baseline(1, null, null, null, null, cells).write(bad);
     Run fail = run("report", "--results", JMH.toString(), "--out", dir.resolve("b").toString(),

@@ -132,7 +132,7 @@ public final class JmhJson {
     return new Cell(Series.of(suite, strategy, params), setting, added, baseline, timeMs,
         errorMs, score(secondary, "roundTripsPerOp"), score(secondary, "statementsPerOp"),
         score(secondary, "rowsPerSecond"), server, null,
-        zeroIfAbsent(score(secondary, "windowRoundTripsPerOp")));
+        zeroIfAbsent(score(secondary, "windowRoundTripsPerOp")), null);
   }
 
   /**

@@ -43,7 +43,7 @@ final class JmhResults {
         primary.getScore() * toMs, primary.getScoreError() * toMs,
         score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
         score(run, "rowsPerSecond"), server, null,
-        JmhJson.zeroIfAbsent(score(run, "windowRoundTripsPerOp")));
+        JmhJson.zeroIfAbsent(score(run, "windowRoundTripsPerOp")), null);
   }
 
   /** The time per operation of each measurement iteration, in ms, every fork's in order. */

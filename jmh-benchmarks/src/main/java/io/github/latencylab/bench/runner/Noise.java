@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.latencylab.report.Baseline;
+import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;

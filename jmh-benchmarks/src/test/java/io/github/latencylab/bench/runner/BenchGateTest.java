@@ -2,9 +2,9 @@ package io.github.latencylab.bench.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.Baseline.Tolerances;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.report.Baseline;
-import io.github.latencylab.report.Baseline.Tolerances;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Results;
 import io.github.latencylab.report.Series;
@@ -31,8 +31,8 @@ class BenchGateTest {
     Path baseline = dir.resolve("latency-baseline.json");
     Series selectOne = Series.of("RoundTripBenchmark", "selectOne", Map.of());
     new Baseline(Baseline.FORMAT, null, "verify", null, new Tolerances(1, 1, 0, 0.01),
-        List.of(Cell.measured(selectOne, Rtt.ZERO, Double.NaN, Double.NaN, 0.001,
-            Double.NaN, 1, 1, Double.NaN))).write(baseline);
+        List.of(new Cell(selectOne, Rtt.ZERO, Double.NaN, Double.NaN, 0.001,
+            Double.NaN, 1, 1, Double.NaN, Map.of(), null, 0, null))).write(baseline);
     Path out = dir.resolve("out");
 
     // the gate, not the latency, is under test: at 0 ms there are no toxics to calibrate

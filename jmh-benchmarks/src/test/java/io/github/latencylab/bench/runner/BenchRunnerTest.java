@@ -35,8 +35,8 @@ class BenchRunnerTest {
 
   private static Cell cell(String strategy, String rows, String rtt, double addedMs,
       double timeMs, double roundTrips) {
-    return Cell.measured(series(strategy, rows), Rtt.parse(rtt), addedMs, 0.2, timeMs, 0.1,
-        roundTrips, roundTrips, 1000);
+    return new Cell(series(strategy, rows), Rtt.parse(rtt), addedMs, 0.2, timeMs, 0.1,
+        roundTrips, roundTrips, 1000, Map.of(), null, 0, null);
   }
 
   @Test

@@ -146,7 +146,7 @@ class JmhJsonTest {
     Cell c = old.cells().get(0);
     Cell counted = new Cell(c.series(), c.rtt(), c.addedRttMs(), c.baselineRttMs(), c.timeMs(),
         c.timeErrorMs(), c.roundTripsPerOp(), c.statementsPerOp(), c.rowsPerSecond(),
-        Map.of("walBytesPerOp", 412.5, "commitsPerOp", 1.0), null);
+        Map.of("walBytesPerOp", 412.5, "commitsPerOp", 1.0), null, 0, null);
     Path file = dir.resolve("results.json");
     new Results("bench", null, null, old.environment(), java.util.List.of(counted)).write(file);
     assertThat(JmhJson.read(file).cells().get(0).server())

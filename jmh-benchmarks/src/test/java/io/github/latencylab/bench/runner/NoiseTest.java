@@ -39,7 +39,8 @@ class NoiseTest {
       "linux", "17.0.15", "OpenJDK", "Linux", 2, 6028);
 
   private static Cell measured(Series s, double timeMs, double roundTrips, double statements) {
-    return Cell.measured(s, HALF, 0.5, 0.1, timeMs, Double.NaN, roundTrips, statements, 1000);
+    return new Cell(s, HALF, 0.5, 0.1, timeMs, Double.NaN, roundTrips, statements, 1000,
+        Map.of(), null, 0, null);
   }
 
   /** Repeat r (0 to 3): copyCsv's fourth time is twice the others; selectOne's third sends 4. */
@@ -49,7 +50,7 @@ class NoiseTest {
     cells.add(copy);
     // predicted at 20 ms in every repeat: its time is the model's, not a measurement
     cells.add(new Cell(COPY, TWENTY, 20, 0.1, copy.timeMs() + 39, Double.NaN, 2, 1, 1000,
-        Map.of(), "predicted from copyCsv at 0.5ms"));
+        Map.of(), "predicted from copyCsv at 0.5ms", 0, null));
     // round trips averaged over iterations may differ by less than 0.01: not a move
     cells.add(measured(SELECT, 8, r == 1 ? 1.004 : 1, r == 2 ? 4 : 3));
     if (r != 1) {

@@ -147,10 +147,10 @@ class ShardTest {
         .filter(p -> p.toString().equals("InsertBenchmark.executeEach rows=1000")).findFirst()
         .orElseThrow();
     List<Rtt> two = Rtt.parseList("0.5ms,20ms");
-    Cell measured = Cell.measured(executeEach.series(), Rtt.parse("0.5ms"), 0.5, 0.1, 5_000,
-        0, 1000, 1000, 200);
+    Cell measured = new Cell(executeEach.series(), Rtt.parse("0.5ms"), 0.5, 0.1, 5_000,
+        0, 1000, 1000, 200, Map.of(), null, 0, null);
     Cell predicted = new Cell(executeEach.series(), Rtt.parse("20ms"), 20, 0.1, 20_000, 0,
-        1000, 1000, 50, Map.of(), "predicted from executeEach at 0.5ms");
+        1000, 1000, 50, Map.of(), "predicted from executeEach at 0.5ms", 0, null);
     Map<String, Cell> earlier = Map.of(measured.key(), measured, predicted.key(), predicted);
 
     assertThat(Shard.costMs(executeEach, two, Profile.FULL.cellBudget))

@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
 /**
  * The standard normal distribution's upper tail, for the time gate's threshold: {@code

@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

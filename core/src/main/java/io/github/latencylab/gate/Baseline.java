@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +7,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Median;
+import io.github.latencylab.report.Results;
+import io.github.latencylab.report.Series;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -131,7 +135,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
   static Cell cellOf(Cell c) {
     return new Cell(c.series(), c.rtt(), Double.NaN, Double.NaN, round(c.timeMs()),
         Double.NaN, round(c.roundTripsPerOp()), round(c.statementsPerOp()), Double.NaN,
-        Map.of(), c.predicted() ? model(c.prediction()) : null);
+        Map.of(), c.predicted() ? model(c.prediction()) : null, 0, null);
   }
 
   /** A baseline of every cell of {@code results}, with the default tolerances. */
@@ -363,7 +367,8 @@ public record Baseline(int format, String createdAt, String profile, String meas
           params), rtt, Double.NaN, Double.NaN, Results.number(n.path("timeMs")), Double.NaN,
           Results.number(n.path("roundTripsPerOp")), Results.number(n.path("statementsPerOp")),
           Double.NaN, Map.of(),
-          n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null));
+          n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null, 0,
+          null));
       JsonNode tn = n.path("noise");
       if (tn.isObject()) {
         try {

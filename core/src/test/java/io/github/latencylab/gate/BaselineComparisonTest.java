@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
 import static io.github.latencylab.report.Cells.measured;
 import static io.github.latencylab.report.Cells.results;
@@ -9,8 +9,9 @@ import static io.github.latencylab.report.Cells.withPrediction;
 import static io.github.latencylab.report.Cells.withTime;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.latencylab.report.Baseline.Tolerances;
-import io.github.latencylab.report.BaselineComparison.Finding;
+import io.github.latencylab.gate.Baseline.Tolerances;
+import io.github.latencylab.gate.BaselineComparison.Finding;
+import io.github.latencylab.report.Cell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,11 @@
-package io.github.latencylab.report;
+package io.github.latencylab.history;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.report.Results;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.history;
 
 import java.util.ArrayList;
 import java.util.Arrays;

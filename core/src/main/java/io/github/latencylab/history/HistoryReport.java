@@ -1,5 +1,8 @@
-package io.github.latencylab.report;
+package io.github.latencylab.history;
 
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.HtmlReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

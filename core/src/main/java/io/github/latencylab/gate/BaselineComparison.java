@@ -1,7 +1,12 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
+import io.github.latencylab.gate.Baseline.Tolerances;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.report.Baseline.Tolerances;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.LatencyModel;
+import io.github.latencylab.report.ReportWriter;
+import io.github.latencylab.report.Results;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -39,7 +44,7 @@ import java.util.TreeMap;
  * InsertBenchmark.executeBatch rows=1000 @ 20ms: round trips/op 4 -> 1,000 (must match
  * exactly: round trips are deterministic)}.
  */
-public final class BaselineComparison {
+public final class BaselineComparison implements ReportWriter.Check {
 
   /** FAIL fails the check; INFO is worth knowing. */
   public enum Level { FAIL, INFO }
@@ -50,7 +55,8 @@ public final class BaselineComparison {
    * @param onTime a finding on time alone (against the baseline or the model): noise can
    *     make one, so a runner may measure the cell again before believing it
    */
-  public record Finding(Level level, String subject, String message, boolean onTime) {
+  public record Finding(Level level, String subject, String message, boolean onTime)
+      implements ReportWriter.Check.Line {
     @Override
     public String toString() {
       return level + " " + subject + ": " + message;
@@ -283,11 +289,13 @@ public final class BaselineComparison {
   }
 
   /** True when nothing failed. */
+  @Override
   public boolean passed() {
     return failures().isEmpty();
   }
 
   /** Every finding, failures first. */
+  @Override
   public List<Finding> findings() {
     return findings;
   }
@@ -320,6 +328,7 @@ public final class BaselineComparison {
   }
 
   /** A summary line, then one line per finding. */
+  @Override
   public String report() {
     StringBuilder s = new StringBuilder(summary()).append('\n');
     findings.forEach(f -> s.append(f).append('\n'));
@@ -327,6 +336,7 @@ public final class BaselineComparison {
   }
 
   /** "Baseline check passed: ..." or "Baseline check FAILED: ...", with the rules applied. */
+  @Override
   public String summary() {
     int failures = failures().size();
     return (failures == 0 ? "Baseline check passed: " : "Baseline check FAILED: " + failures

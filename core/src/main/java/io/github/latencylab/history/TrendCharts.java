@@ -1,10 +1,13 @@
-package io.github.latencylab.report;
+package io.github.latencylab.history;
 
 import static io.github.latencylab.report.SvgCharts.COLORS;
 import static io.github.latencylab.report.SvgCharts.GRID;
 import static io.github.latencylab.report.SvgCharts.INK;
 import static io.github.latencylab.report.SvgCharts.MUTED;
 
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.SvgCharts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

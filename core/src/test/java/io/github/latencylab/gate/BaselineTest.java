@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
 import static io.github.latencylab.report.Cells.measured;
 import static io.github.latencylab.report.Cells.results;
@@ -6,8 +6,10 @@ import static io.github.latencylab.report.Cells.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.latencylab.gate.Baseline.Tolerances;
 import io.github.latencylab.latency.Rtt;
-import io.github.latencylab.report.Baseline.Tolerances;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Series;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +34,7 @@ class BaselineTest {
     assertThat(byKey.get("InsertBenchmark.copyCsv rows=1000 @ 0.5ms"))
         .isEqualTo(new Cell(Series.of("InsertBenchmark", "copyCsv", Map.of("rows", "1000")),
             Rtt.parse("0.5ms"), Double.NaN, Double.NaN, 10.524, Double.NaN, 2, 1, Double.NaN,
-            Map.of(), null));
+            Map.of(), null, 0, null));
     Cell predicted = byKey.get("InsertBenchmark.executeEach rows=1000 @ 20ms");
     assertThat(predicted.predicted()).isTrue();
     assertThat(predicted.prediction()).isEqualTo("predicted from executeEach at 0.5ms");

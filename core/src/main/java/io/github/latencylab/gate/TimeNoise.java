@@ -1,5 +1,7 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Results;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

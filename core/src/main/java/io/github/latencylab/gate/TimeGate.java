@@ -1,6 +1,9 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
-import io.github.latencylab.report.Baseline.Tolerances;
+import io.github.latencylab.gate.Baseline.Tolerances;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.Median;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,13 +34,13 @@ import java.util.Map;
  * beyond the baseline's {@code timeRatio} (a change that slows every cell alike cannot be told
  * from a slower machine by time; its counts, the model check and that ratio still see it).
  */
-final class TimeGate {
+public final class TimeGate {
 
   /** The least noise assumed: 5% (four repeats of a shared machine's time prove no less). */
   static final double MIN_LOG_SD = 0.05;
 
   /** The fewest cells a run's drift is taken over (fewer: a regression would be its drift). */
-  static final int DRIFT_CELLS = 10;
+  public static final int DRIFT_CELLS = 10;
 
   private final Map<String, TimeNoise> noise;
   private final Map<String, Double> suiteMedian = new HashMap<>();

@@ -1,4 +1,4 @@
-package io.github.latencylab.report;
+package io.github.latencylab.gate;
 
 import static io.github.latencylab.report.Cells.measured;
 import static io.github.latencylab.report.Cells.results;
@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.latencylab.report.Baseline.Tolerances;
-import io.github.latencylab.report.BaselineComparison.Finding;
+import io.github.latencylab.gate.Baseline.Tolerances;
+import io.github.latencylab.gate.BaselineComparison.Finding;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

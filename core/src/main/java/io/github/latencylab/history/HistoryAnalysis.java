@@ -1,5 +1,10 @@
-package io.github.latencylab.report;
+package io.github.latencylab.history;
 
+import io.github.latencylab.gate.Baseline;
+import io.github.latencylab.gate.TimeGate;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.report.Median;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;

@@ -1,10 +1,12 @@
-package io.github.latencylab.report;
+package io.github.latencylab.history;
 
 import static io.github.latencylab.report.Cells.measured;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.latencylab.env.LabEnvironment;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
