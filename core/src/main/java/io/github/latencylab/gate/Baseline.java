@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,8 @@ import java.util.TreeMap;
  *     the tolerances' ratios)
  */
 public record Baseline(int format, String createdAt, String profile, String measuredOn,
-    Tolerances tolerances, List<Cell> cells, Map<String, TimeNoise> noise) {
+    Tolerances tolerances, List<Cell> cells, Map<String, TimeNoise> noise,
+    Map<String, Map<String, StatementPlan>> plans) {
 
   /**
    * The version of the file format this class writes: 2 since tests are keyed by their class's
@@ -63,12 +65,22 @@ public record Baseline(int format, String createdAt, String profile, String meas
     sorted.sort(Cell.ORDER);
     cells = List.copyOf(sorted);
     noise = Map.copyOf(noise == null ? Map.of() : noise);
+    Map<String, Map<String, StatementPlan>> sortedPlans = new TreeMap<>();
+    (plans == null ? Map.<String, Map<String, StatementPlan>>of() : plans)
+        .forEach((k, v) -> sortedPlans.put(k, Collections.unmodifiableMap(new TreeMap<>(v))));
+    plans = Collections.unmodifiableMap(sortedPlans);
   }
 
-  /** A baseline of one run: no noise measured. */
+  /** A baseline of one run: no noise measured, no plans. */
   public Baseline(int format, String createdAt, String profile, String measuredOn,
       Tolerances tolerances, List<Cell> cells) {
-    this(format, createdAt, profile, measuredOn, tolerances, cells, Map.of());
+    this(format, createdAt, profile, measuredOn, tolerances, cells, Map.of(), Map.of());
+  }
+
+  /** This baseline with the plans each test's statements ran with, by cell key and shape. */
+  public Baseline withPlans(Map<String, Map<String, StatementPlan>> newPlans) {
+    return new Baseline(format, createdAt, profile, measuredOn, tolerances, cells, noise,
+        newPlans);
   }
 
   /**
@@ -85,11 +97,13 @@ public record Baseline(int format, String createdAt, String profile, String meas
    * @param falseAlarmRate for cells whose noise the baseline measured: the share of runs of
    *     unchanged code the time gate may fail, across all its cells ({@link TimeGate}); such a
    *     cell is judged by its noise, not by {@code timeRatio}
+   * @param work how far counted work may move ({@link WorkGate})
    */
   public record Tolerances(double timeRatio, double modelRatio, double timeFloorMs,
-      double countEpsilon, double falseAlarmRate) {
+      double countEpsilon, double falseAlarmRate, WorkTolerances work) {
 
-    public static final Tolerances DEFAULTS = new Tolerances(3.0, 2.0, 2.0, 0.01, 0.01);
+    public static final Tolerances DEFAULTS = new Tolerances(3.0, 2.0, 2.0, 0.01, 0.01,
+        WorkTolerances.DEFAULTS);
 
     public Tolerances {
       check("timeRatio", timeRatio, 1);
@@ -101,12 +115,13 @@ public record Baseline(int format, String createdAt, String profile, String meas
             + falseAlarmRate + ": must be more than 0 and at most 0.5 (e.g. 0.01: 1% of runs"
             + " of unchanged code)");
       }
+      work = work == null ? WorkTolerances.DEFAULTS : work;
     }
 
-    /** The tolerances with the default false-alarm rate. */
+    /** The tolerances with the default false-alarm rate and work tolerances. */
     public Tolerances(double timeRatio, double modelRatio, double timeFloorMs,
         double countEpsilon) {
-      this(timeRatio, modelRatio, timeFloorMs, countEpsilon, DEFAULTS.falseAlarmRate());
+      this(timeRatio, modelRatio, timeFloorMs, countEpsilon, DEFAULTS.falseAlarmRate(), null);
     }
 
     private static void check(String name, double value, double min) {
@@ -131,11 +146,21 @@ public record Baseline(int format, String createdAt, String profile, String meas
     return model.equals("predicted") ? note.trim() : model; // notes of earlier versions
   }
 
-  /** The baseline's cell of a measured or predicted one: counts and time, rounded. */
+  /**
+   * The baseline's cell of a measured or predicted one: counts, time and counted work
+   * ({@link WorkGate#KEPT}), rounded.
+   */
   static Cell cellOf(Cell c) {
+    Map<String, Double> work = new LinkedHashMap<>();
+    WorkGate.KEPT.forEach(name -> {
+      Double v = c.server().get(name);
+      if (v != null && Double.isFinite(v)) {
+        work.put(name, round(v));
+      }
+    });
     return new Cell(c.series(), c.rtt(), Double.NaN, Double.NaN, round(c.timeMs()),
         Double.NaN, round(c.roundTripsPerOp()), round(c.statementsPerOp()), Double.NaN,
-        Map.of(), c.predicted() ? model(c.prediction()) : null, 0, null);
+        work, c.predicted() ? model(c.prediction()) : null, 0, null);
   }
 
   /** A baseline of every cell of {@code results}, with the default tolerances. */
@@ -178,7 +203,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
     }
     return new Baseline(FORMAT, Instant.now().toString(), last.profile(),
         measuredOn(last.environment()), tolerances, cells,
-        TimeNoise.of(repeats, tolerances.timeFloorMs()));
+        TimeNoise.of(repeats, tolerances.timeFloorMs()), Map.of());
   }
 
   /**
@@ -187,6 +212,18 @@ public record Baseline(int format, String createdAt, String profile, String meas
    */
   public static Baseline update(Results results, Path file) throws IOException {
     return update(List.of(results), file);
+  }
+
+  /**
+   * Rewrites {@code file} as the baseline of a users' test run: {@code results}' cells with the
+   * plans of their statements (by cell key and statement shape), the tolerances the file has.
+   */
+  public static Baseline update(Results results, Map<String, Map<String, StatementPlan>> plans,
+      Path file) throws IOException {
+    Tolerances tolerances = Files.exists(file) ? read(file).tolerances() : Tolerances.DEFAULTS;
+    Baseline baseline = from(results, tolerances).withPlans(plans);
+    baseline.write(file);
+    return baseline;
   }
 
   /** Rewrites {@code file} as the baseline of an A/A run's repeats (see {@link #from(List, Tolerances)}). */
@@ -260,8 +297,10 @@ public record Baseline(int format, String createdAt, String profile, String meas
    * part of the suites is judged as strictly as the whole).
    */
   public Baseline only(java.util.Set<String> keep) {
+    Map<String, Map<String, StatementPlan>> kept = new LinkedHashMap<>(plans);
+    kept.keySet().retainAll(keep);
     return new Baseline(format, createdAt, profile, measuredOn, tolerances,
-        cells.stream().filter(c -> keep.contains(c.key())).toList(), noise);
+        cells.stream().filter(c -> keep.contains(c.key())).toList(), noise, kept);
   }
 
   /** Writes the baseline as pretty JSON, keys in a stable order, ending with a newline. */
@@ -282,6 +321,18 @@ public record Baseline(int format, String createdAt, String profile, String meas
     t.put("timeFloorMs", tolerances.timeFloorMs());
     t.put("countEpsilon", tolerances.countEpsilon());
     t.put("falseAlarmRate", tolerances.falseAlarmRate());
+    WorkTolerances w = tolerances.work();
+    ObjectNode wt = t.putObject("work");
+    wt.put("bytesEpsilon", w.bytesEpsilon());
+    wt.put("blocksRatio", w.blocksRatio());
+    wt.put("blocksFloor", w.blocksFloor());
+    wt.put("walRatio", w.walRatio());
+    wt.put("walFloorBytes", w.walFloorBytes());
+    wt.put("tempRatio", w.tempRatio());
+    wt.put("tempFloorBytes", w.tempFloorBytes());
+    wt.put("allocatedRatio", w.allocatedRatio());
+    wt.put("allocatedFloorBytes", w.allocatedFloorBytes());
+    wt.put("planMinTableRows", w.planMinTableRows());
     ObjectNode all = root.putObject("cells");
     for (Cell c : cells) {
       ObjectNode n = all.putObject(c.key());
@@ -297,6 +348,22 @@ public record Baseline(int format, String createdAt, String profile, String meas
       n.put("predicted", c.predicted());
       if (c.predicted()) {
         n.put("model", c.prediction());
+      }
+      if (!c.server().isEmpty()) {
+        ObjectNode work = n.putObject("work");
+        WorkGate.KEPT.stream().filter(c.server()::containsKey)
+            .forEach(name -> work.put(name, c.server().get(name)));
+      }
+      Map<String, StatementPlan> cellPlans = plans.get(c.key());
+      if (cellPlans != null && !cellPlans.isEmpty()) {
+        ObjectNode p = n.putObject("plans");
+        cellPlans.forEach((shape, plan) -> {
+          ObjectNode o = p.putObject(shape);
+          o.put("callSite", plan.callSite());
+          o.put("plan", plan.plan());
+          number(o, "blocksPerCall", round(plan.blocksPerCall()));
+          o.put("tableRows", plan.tableRows());
+        });
       }
       TimeNoise tn = noise.get(c.key());
       if (tn != null) {
@@ -344,13 +411,14 @@ public record Baseline(int format, String createdAt, String profile, String meas
           t.path("modelRatio").asDouble(d.modelRatio()),
           t.path("timeFloorMs").asDouble(d.timeFloorMs()),
           t.path("countEpsilon").asDouble(d.countEpsilon()),
-          t.path("falseAlarmRate").asDouble(d.falseAlarmRate()));
+          t.path("falseAlarmRate").asDouble(d.falseAlarmRate()), workTolerances(t.path("work")));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot read the baseline " + file + ": "
           + e.getMessage(), e);
     }
     List<Cell> cells = new ArrayList<>();
     Map<String, TimeNoise> noise = new LinkedHashMap<>();
+    Map<String, Map<String, StatementPlan>> plans = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : root.path("cells").properties()) {
       JsonNode n = e.getValue();
       for (String required : new String[] {"suite", "strategy", "rtt"}) {
@@ -366,9 +434,17 @@ public record Baseline(int format, String createdAt, String profile, String meas
       cells.add(new Cell(Series.of(n.path("suite").asText(), n.path("strategy").asText(),
           params), rtt, Double.NaN, Double.NaN, Results.number(n.path("timeMs")), Double.NaN,
           Results.number(n.path("roundTripsPerOp")), Results.number(n.path("statementsPerOp")),
-          Double.NaN, Map.of(),
+          Double.NaN, work(n.path("work")),
           n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null, 0,
           null));
+      if (n.path("plans").isObject()) {
+        Map<String, StatementPlan> cellPlans = new LinkedHashMap<>();
+        n.path("plans").properties().forEach(p -> cellPlans.put(p.getKey(), new StatementPlan(
+            p.getValue().path("callSite").asText(null), p.getValue().path("plan").asText(null),
+            Results.number(p.getValue().path("blocksPerCall")),
+            p.getValue().path("tableRows").asLong(0), Double.NaN)));
+        plans.put(e.getKey(), cellPlans);
+      }
       JsonNode tn = n.path("noise");
       if (tn.isObject()) {
         try {
@@ -383,7 +459,32 @@ public record Baseline(int format, String createdAt, String profile, String meas
     }
     return new Baseline(format, root.path("createdAt").asText(null),
         root.path("profile").asText(null), root.path("measuredOn").asText(null), tolerances,
-        cells, noise);
+        cells, noise, plans);
+  }
+
+  // a cell's counted work by WorkGate's names; absent ones are not compared
+  private static Map<String, Double> work(JsonNode work) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    WorkGate.KEPT.forEach(name -> {
+      if (work.path(name).isNumber()) {
+        out.put(name, work.path(name).asDouble());
+      }
+    });
+    return out;
+  }
+
+  private static WorkTolerances workTolerances(JsonNode w) {
+    WorkTolerances d = WorkTolerances.DEFAULTS;
+    return new WorkTolerances(w.path("bytesEpsilon").asDouble(d.bytesEpsilon()),
+        w.path("blocksRatio").asDouble(d.blocksRatio()),
+        w.path("blocksFloor").asLong(d.blocksFloor()),
+        w.path("walRatio").asDouble(d.walRatio()),
+        w.path("walFloorBytes").asLong(d.walFloorBytes()),
+        w.path("tempRatio").asDouble(d.tempRatio()),
+        w.path("tempFloorBytes").asLong(d.tempFloorBytes()),
+        w.path("allocatedRatio").asDouble(d.allocatedRatio()),
+        w.path("allocatedFloorBytes").asLong(d.allocatedFloorBytes()),
+        w.path("planMinTableRows").asLong(d.planMinTableRows()));
   }
 
   private static void number(ObjectNode n, String name, double value) {

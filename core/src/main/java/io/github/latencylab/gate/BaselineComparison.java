@@ -67,13 +67,15 @@ public final class BaselineComparison implements ReportWriter.Check {
   private final List<Finding> findings;
   private final int compared;
   private final boolean times;
+  private final boolean work;
   private final TimeGate gate;
   private final double drift;
 
   private BaselineComparison(Tolerances tolerances, List<Finding> findings, int compared,
-      boolean times, TimeGate gate, double drift) {
+      boolean times, boolean work, TimeGate gate, double drift) {
     this.tolerances = tolerances;
     this.times = times;
+    this.work = work;
     this.gate = gate;
     this.drift = drift;
     List<Finding> sorted = new ArrayList<>(findings);
@@ -95,6 +97,16 @@ public final class BaselineComparison implements ReportWriter.Check {
    */
   public static BaselineComparison compare(Baseline baseline, Results current,
       boolean measuredAgain) {
+    return compare(baseline, current, measuredAgain, Map.of());
+  }
+
+  /**
+   * Checks {@code current} against {@code baseline}, its counted work and, for the cells
+   * {@code plans} has (a users' test's statements by shape), their plans too ({@link
+   * WorkGate}).
+   */
+  public static BaselineComparison compare(Baseline baseline, Results current,
+      boolean measuredAgain, Map<String, Map<String, StatementPlan>> plans) {
     Tolerances t = baseline.tolerances();
     List<Finding> out = new ArrayList<>();
     TimeGate gate = baseline.timeGate(measuredAgain);
@@ -132,6 +144,8 @@ public final class BaselineComparison implements ReportWriter.Check {
       }
       compared++;
       counts(out, b, c, t, null);
+      WorkGate.judge(out, b, c, t.work(), baseline.plans().getOrDefault(c.key(), Map.of()),
+          plans.getOrDefault(c.key(), Map.of()));
       if (gate.judges(c.key()) && Double.isFinite(c.timeMs())) {
         judged.add(new Cell[] {b, c});
       } else {
@@ -153,7 +167,9 @@ public final class BaselineComparison implements ReportWriter.Check {
     missing(out, before, after, current);
     // a baseline of counts only (the JUnit extension's: a test's time is no benchmark)
     boolean times = before.values().stream().anyMatch(b -> Double.isFinite(b.timeMs()));
-    return new BaselineComparison(t, out, compared, times, gate, drift);
+    boolean work = !baseline.plans().isEmpty()
+        || before.values().stream().anyMatch(b -> !b.server().isEmpty());
+    return new BaselineComparison(t, out, compared, times, work, gate, drift);
   }
 
   /**
@@ -285,7 +301,7 @@ public final class BaselineComparison implements ReportWriter.Check {
   public BaselineComparison withInfo(String subject, String message) {
     List<Finding> more = new ArrayList<>(findings);
     more.add(info(subject, message));
-    return new BaselineComparison(tolerances, more, compared, times, gate, drift);
+    return new BaselineComparison(tolerances, more, compared, times, work, gate, drift);
   }
 
   /** True when nothing failed. */
@@ -342,7 +358,8 @@ public final class BaselineComparison implements ReportWriter.Check {
     return (failures == 0 ? "Baseline check passed: " : "Baseline check FAILED: " + failures
         + " failure" + (failures == 1 ? "" : "s") + ", ") + compared + " cell"
         + (compared == 1 ? "" : "s") + " compared (round trips and statements per operation"
-        + " exact within " + Format.number(tolerances.countEpsilon()) + (!times
+        + " exact within " + Format.number(tolerances.countEpsilon()) + (work ? ", counted"
+        + " work and plans within the work tolerances" : "") + (!times
         ? "; no times in the baseline)" : gate.cells() > 0 ? "; " + gate.describe(drift)
         + ", elsewhere within " + ratios() : "; time within " + ratios());
   }

@@ -1,6 +1,8 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.ServerWork;
+import io.github.latencylab.gate.StatementPlan;
+import io.github.latencylab.gate.WorkGate;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
@@ -17,6 +19,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -257,7 +260,44 @@ final class BlockCost {
     double rttsWaited = (c.roundTrips() + c.windowRoundTrips()) * measuredAt.millis();
     return new Cell(series, measuredAt, measuredAt.millis(), Double.NaN,
         Math.max(waitedMs, rttsWaited), Double.NaN, c.roundTrips(), c.statements(), Double.NaN,
-        Map.of(), null, c.windowRoundTrips(), null);
+        workCounted(), null, c.windowRoundTrips(), null);
+  }
+
+  /** The block's counted work by the gate's names ({@link WorkGate}): what was counted. */
+  Map<String, Double> workCounted() {
+    Map<String, Double> out = new LinkedHashMap<>();
+    WireStats c = counted();
+    out.put(WorkGate.ROWS, (double) rows());
+    out.put(WorkGate.BYTES_SENT, (double) c.bytesSent());
+    out.put(WorkGate.BYTES_RECEIVED, (double) c.bytesReceived());
+    StatementStatistics.Work w = serverWork();
+    if (w != null) {
+      out.put(WorkGate.BLOCKS, (double) w.blocks());
+      out.put(WorkGate.WAL, (double) w.walBytes());
+      out.put(WorkGate.TEMP, (double) w.tempBytes());
+      out.put(WorkGate.SERVER_MS, w.serverMs());
+    }
+    if (allocatedBytes >= 0) {
+      out.put(WorkGate.ALLOCATED, (double) allocatedBytes);
+    }
+    return out;
+  }
+
+  /** The plan of each statement shape the block ran, by shape; empty where none was read. */
+  Map<String, StatementPlan> plans() {
+    Map<String, StatementPlan> out = new LinkedHashMap<>();
+    if (work != null) {
+      for (ServerWork.Statement s : work) {
+        if (s.plan() != null) {
+          boolean counted = s.work() != null && s.work().calls() > 0;
+          out.put(s.shape(), new StatementPlan(s.callSite(), s.plan().fingerprint(),
+              counted ? (double) s.work().blocks() / s.work().calls() : Double.NaN,
+              s.plan().largestTableRows(), counted ? s.work().serverMs() / s.work().calls()
+              : Double.NaN));
+        }
+      }
+    }
+    return out;
   }
 
   /**

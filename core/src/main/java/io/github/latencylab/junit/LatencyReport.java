@@ -4,6 +4,7 @@ import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.env.ServerWork;
 import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.gate.BaselineComparison;
+import io.github.latencylab.gate.StatementPlan;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Format;
@@ -90,7 +91,7 @@ final class LatencyReport implements AutoCloseable {
       return null;
     }
     BaselineComparison c = BaselineComparison.compare(baseline.only(Set.of(cell.key())),
-        results(List.of(cell)));
+        results(List.of(cell)), false, Map.of(cell.key(), cost.plans()));
     synchronized (tests) {
       regressions.remove(cell.key());
     }
@@ -157,9 +158,11 @@ final class LatencyReport implements AutoCloseable {
     }
     List<Cell> cells = new ArrayList<>();
     List<Cell> counts = new ArrayList<>();
+    Map<String, Map<String, StatementPlan>> plans = new LinkedHashMap<>();
     StringBuilder details = new StringBuilder();
     for (Recorded r : all) {
       Cell measured = r.cost().cell(r.series());
+      plans.put(measured.key(), r.cost().plans());
       cells.add(unmeasuredRtt(measured));
       counts.add(countsOnly(measured));
       LatencyModel model = LatencyModel.fit(List.of(measured));
@@ -181,11 +184,20 @@ final class LatencyReport implements AutoCloseable {
     }
     BaselineComparison comparison = null;
     if (update) {
-      Results merged = mergedWithBaseline(counts);
-      Baseline.update(merged, baselineFile);
+      Baseline before = Files.isRegularFile(baselineFile) ? Baseline.read(baselineFile) : null;
+      // format 1's keys are simple names: dropped
+      boolean keep = before != null && before.format() >= 2;
+      Map<String, Map<String, StatementPlan>> mergedPlans = new LinkedHashMap<>();
+      if (keep) {
+        mergedPlans.putAll(before.plans());
+      }
+      mergedPlans.putAll(plans);
+      Baseline.update(mergedWithBaseline(keep ? before : null, counts), mergedPlans,
+          baselineFile);
     } else if (baseline != null) {
       Set<String> run = counts.stream().map(Cell::key).collect(Collectors.toSet());
-      comparison = BaselineComparison.compare(baseline.only(run), results(counts));
+      comparison = BaselineComparison.compare(baseline.only(run), results(counts), false,
+          plans);
     }
     List<ReportWriter.Section> sections = new ArrayList<>();
     if (!regressed.isEmpty()) {
@@ -253,10 +265,9 @@ final class LatencyReport implements AutoCloseable {
   }
 
   /** The baseline's cells of tests not run now, with this run's: what an update writes. */
-  private Results mergedWithBaseline(List<Cell> counts) {
+  private Results mergedWithBaseline(Baseline before, List<Cell> counts) {
     Map<String, Cell> merged = new LinkedHashMap<>();
-    Baseline before = Files.isRegularFile(baselineFile) ? Baseline.read(baselineFile) : null;
-    if (before != null && before.format() >= 2) { // format 1's keys are simple names: dropped
+    if (before != null) {
       before.cells().forEach(c -> merged.put(c.key(), c));
     }
     counts.forEach(c -> merged.put(c.key(), c));

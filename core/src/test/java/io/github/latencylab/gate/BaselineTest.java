@@ -97,7 +97,8 @@ class BaselineTest {
 
     String text = Files.readString(a);
     assertThat(Files.readString(b)).isEqualTo(text);
-    List<String> keys = text.lines().filter(l -> l.startsWith("    \"") && l.endsWith("{"))
+    List<String> keys = text.lines().filter(l -> l.startsWith("    \"") && l.endsWith("{")
+        && l.contains(" @ "))
         .map(l -> l.substring(5, l.indexOf("\" :"))).toList();
     assertThat(keys).containsExactly(
         "HibernateInsertBenchmark.hibernatePersist rows=100 @ 0.5ms",

@@ -1,0 +1,170 @@
+package io.github.latencylab.gate;
+
+import io.github.latencylab.gate.BaselineComparison.Finding;
+import io.github.latencylab.gate.BaselineComparison.Level;
+import io.github.latencylab.latency.Link;
+import io.github.latencylab.latency.LinkWindows;
+import io.github.latencylab.latency.Rtt;
+import io.github.latencylab.report.Cell;
+import io.github.latencylab.report.Format;
+import io.github.latencylab.wire.SqlShape;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The gate on counted work, beside round trips: rows exactly, bytes within an epsilon, buffers,
+ * WAL, temp bytes and allocations within their {@link WorkTolerances}, and each statement's plan
+ * by its fingerprint. A cell carries its work per operation in {@link Cell#server()} by the
+ * names below; a counter absent on either side is not compared. Every finding is priced: bytes
+ * as the window flights they take on a new connection at each RTT, buffers by the server's time
+ * for them now.
+ */
+public final class WorkGate {
+
+  /** Rows returned to the client, at the wire. */
+  public static final String ROWS = "rowsPerOp";
+  /** Bytes the client sent, at the wire. */
+  public static final String BYTES_SENT = "bytesSentPerOp";
+  /** Bytes the server's replies came to, at the wire. */
+  public static final String BYTES_RECEIVED = "bytesReceivedPerOp";
+  /** Shared buffers the statements touched (pg_stat_statements). */
+  public static final String BLOCKS = "statementBlocksPerOp";
+  /** WAL the statements wrote (pg_stat_statements). */
+  public static final String WAL = "statementWalBytesPerOp";
+  /** Temp bytes the statements wrote (pg_stat_statements). */
+  public static final String TEMP = "statementTempBytesPerOp";
+  /** The server's time executing them: shown, never gated. */
+  public static final String SERVER_MS = "statementServerMsPerOp";
+  /** Bytes allocated on the test's thread. */
+  public static final String ALLOCATED = "allocatedBytesPerOp";
+
+  /** The counters a baseline keeps, in the order it writes them. */
+  static final List<String> KEPT = List.of(ROWS, BYTES_SENT, BYTES_RECEIVED, BLOCKS, WAL, TEMP,
+      ALLOCATED);
+
+  private static final List<Rtt> PRICED_AT = List.of(Rtt.parse("20ms"), Rtt.parse("320ms"));
+
+  private WorkGate() {
+  }
+
+  /**
+   * Judges {@code c}'s work against {@code b}'s: its counters only where the statements and
+   * round trips match (other statements do other work, and that finding says so already), its
+   * plans always.
+   */
+  static void judge(List<Finding> out, Cell b, Cell c, WorkTolerances t,
+      Map<String, StatementPlan> before, Map<String, StatementPlan> after) {
+    String key = c.key();
+    plans(out, key, before, after, t);
+    if (b.statementsPerOp() != c.statementsPerOp() || b.roundTripsPerOp() != c.roundTripsPerOp()) {
+      return;
+    }
+    Double rowsBefore = b.server().get(ROWS);
+    Double rowsAfter = c.server().get(ROWS);
+    if (rowsBefore != null && rowsAfter != null && Math.abs(rowsAfter - rowsBefore) > 0.01) {
+      out.add(fail(key, "rows/op " + Format.number(rowsBefore) + " -> "
+          + Format.number(rowsAfter) + " (must match exactly: the rows a statement returns are"
+          + " the data's)"));
+    }
+    bytes(out, key, "bytes sent/op", b.server().get(BYTES_SENT), c.server().get(BYTES_SENT),
+        t);
+    bytes(out, key, "bytes received/op", b.server().get(BYTES_RECEIVED),
+        c.server().get(BYTES_RECEIVED), t);
+    Double serverMs = c.server().get(SERVER_MS);
+    grown(out, key, "buffers touched/op", BLOCKS, b, c, t.blocksRatio(), t.blocksFloor(), false,
+        serverMs == null ? "" : "; the server's time executing the statements now "
+            + Format.duration(serverMs) + "/op");
+    grown(out, key, "WAL/op", WAL, b, c, t.walRatio(), t.walFloorBytes(), true, "");
+    Double tempBefore = b.server().get(TEMP);
+    Double tempAfter = c.server().get(TEMP);
+    if (tempBefore != null && tempAfter != null && tempBefore == 0 && tempAfter > 0) {
+      out.add(fail(key, "temp bytes/op 0 B -> " + Format.bytes(tempAfter) + " (a sort or hash"
+          + " now spills past work_mem to disk)"));
+    } else {
+      grown(out, key, "temp bytes/op", TEMP, b, c, t.tempRatio(), t.tempFloorBytes(), true, "");
+    }
+    grown(out, key, "allocated bytes/op", ALLOCATED, b, c, t.allocatedRatio(),
+        t.allocatedFloorBytes(), true, "; on the test's thread");
+  }
+
+  private static void bytes(List<Finding> out, String key, String what, Double before,
+      Double after, WorkTolerances t) {
+    if (before == null || after == null
+        || Math.abs(after - before) <= t.bytesEpsilon() * before) {
+      return;
+    }
+    long flights = flights(after) - flights(before);
+    String price = flights == 0 ? "no window flight more on a new connection"
+        : (flights > 0 ? "+" : "") + flights + " window flight" + (Math.abs(flights) == 1 ? ""
+        : "s") + " on a new connection: " + priced(flights);
+    out.add(fail(key, what + " " + Format.bytes(before) + " -> " + Format.bytes(after) + " ("
+        + price + "; must match within " + Format.number(t.bytesEpsilon() * 100) + "%: the"
+        + " same statements over the same data send and get the same bytes)"));
+  }
+
+  // flights beyond the first a transfer of this many bytes takes on Linux's new connection
+  private static long flights(double bytes) {
+    return new LinkWindows(Link.LINUX).downstream().add((long) bytes);
+  }
+
+  private static String priced(long flights) {
+    StringBuilder s = new StringBuilder();
+    for (Rtt r : PRICED_AT) {
+      s.append(s.length() == 0 ? "" : ", ").append(flights > 0 ? "+" : "-")
+          .append(Format.duration(Math.abs(flights) * r.millis())).append(" at ").append(r);
+    }
+    return s.toString();
+  }
+
+  private static void grown(List<Finding> out, String key, String what, String name, Cell b,
+      Cell c, double ratio, long floor, boolean bytes, String more) {
+    Double before = b.server().get(name);
+    Double after = c.server().get(name);
+    if (before == null || after == null) {
+      return;
+    }
+    double limit = ratio * before + floor;
+    String change = what + " " + amount(before, bytes) + " -> " + amount(after, bytes);
+    if (after > limit) {
+      out.add(fail(key, change + " (more than " + Format.number(ratio) + "x the baseline + "
+          + amount(floor, bytes) + " = " + amount(limit, bytes) + more + ")"));
+    } else if (after * ratio + floor < before) {
+      out.add(new Finding(Level.INFO, key, change + more + " (less than the baseline by more"
+          + " than its tolerance: if that is the change's purpose, update the baseline)",
+          false));
+    }
+  }
+
+  private static String amount(double v, boolean bytes) {
+    return bytes ? Format.bytes(v) : Format.count(v);
+  }
+
+  private static void plans(List<Finding> out, String key, Map<String, StatementPlan> before,
+      Map<String, StatementPlan> after, WorkTolerances t) {
+    before.forEach((shape, b) -> {
+      StatementPlan a = after.get(shape);
+      if (a == null || a.plan() == null || b.plan() == null || a.plan().equals(b.plan())) {
+        return;
+      }
+      long rows = Math.max(a.tableRows(), b.tableRows());
+      boolean small = rows < t.planMinTableRows();
+      String site = a.callSite() != null ? a.callSite() : b.callSite();
+      String message = "`" + SqlShape.brief(shape) + "`" + (site == null ? "" : " (" + site + ")") + ": plan "
+          + b.plan() + " -> " + a.plan() + "; buffers " + perCall(b.blocksPerCall()) + " -> "
+          + perCall(a.blocksPerCall()) + "/call" + (Double.isNaN(a.serverMsPerCall()) ? ""
+          : ", " + Format.duration(a.serverMsPerCall()) + "/call on the server now")
+          + (small ? " (reported, not failed: its largest table has " + Format.count(rows)
+          + " rows, fewer than planMinTableRows " + Format.count(t.planMinTableRows()) + ")"
+          : "");
+      out.add(new Finding(small ? Level.INFO : Level.FAIL, key, message, false));
+    });
+  }
+
+  private static String perCall(double blocks) {
+    return Double.isNaN(blocks) ? "?" : Format.number(blocks);
+  }
+
+  private static Finding fail(String key, String message) {
+    return new Finding(Level.FAIL, key, message, false);
+  }
+}
