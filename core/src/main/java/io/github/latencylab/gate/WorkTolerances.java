@@ -32,7 +32,7 @@ public record WorkTolerances(double bytesEpsilon, double blocksRatio, long block
     double allocatedRatio, long allocatedFloorBytes, long planMinTableRows) {
 
   public static final WorkTolerances DEFAULTS = new WorkTolerances(0.02, 1.5, 32, 1.5, 16_384,
-      1.5, 0, 1.5, 4L << 20, 1000);
+      1.5, 0, 1.5, 256L << 10, 1000);
 
   public WorkTolerances {
     if (!(bytesEpsilon >= 0 && bytesEpsilon < 1) || !(blocksRatio >= 1) || !(walRatio >= 1)
