@@ -1,5 +1,5 @@
 -- run at every start (spring.sql.init.mode=always): what the last start made goes first
-drop table if exists book, author, loan, review cascade;
+drop table if exists book, author, loan, review, edition cascade;
 drop sequence if exists author_ids, book_ids, loan_ids;
 
 -- the tables of the entities: ids from sequences of 50 (their allocationSize), Review's from an
@@ -27,3 +27,11 @@ create table review (
   book_id bigint not null,
   text varchar(255)
 );
+create table edition (
+  id bigint primary key,
+  isbn varchar(255),
+  title varchar(255),
+  author_id bigint not null,
+  blurb varchar(2000)
+);
+create index edition_isbn on edition (isbn);
