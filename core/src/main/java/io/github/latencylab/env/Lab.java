@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
+import org.postgresql.jdbc.PreferQueryMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -734,7 +735,10 @@ public final class Lab implements AutoCloseable {
   private Connection watch(String purpose) {
     try {
       if (watchConnection == null || watchConnection.isClosed()) {
-        watchConnection = plain(direct).getConnection();
+        PGSimpleDataSource ds = plain(direct);
+        // simple queries: EXPLAIN (GENERIC_PLAN) of a statement with $1 binds nothing
+        ds.setPreferQueryMode(PreferQueryMode.SIMPLE);
+        watchConnection = ds.getConnection();
       }
       return watchConnection;
     } catch (SQLException e) {
@@ -744,7 +748,7 @@ public final class Lab implements AutoCloseable {
   }
 
   // connections the Lab makes for itself are not counted on the user's wire
-  private static DataSource plain(PostgresTarget target) {
+  private static PGSimpleDataSource plain(PostgresTarget target) {
     PGSimpleDataSource ds = new PGSimpleDataSource();
     ds.setURL(target.jdbcUrl());
     // told apart from the application's by UncountedSql; a name the user's URL gives wins

@@ -66,6 +66,29 @@ class ServerWorkTest {
   }
 
   @Test
+  void aKeyListSentAsABinaryArrayIsPlannedForItsKeys() throws SQLException {
+    WireCounter wire = lab.wire();
+    wire.trace();
+    WireStats before = wire.snapshot();
+    ServerWork work = lab.watchWork().orElseThrow();
+    try (Connection c = lab.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement("SELECT id, last_name FROM owners WHERE id = any (?)")) {
+      ps.setArray(1, c.createArrayOf("int8", new Long[] {3L, 5L, 8L}));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rs.getInt(1);
+        }
+      }
+    }
+    List<ServerWork.Statement> statements = work.finish(counted(wire.statementsSince(before)));
+    assertThat(statements).hasSize(1);
+    assertThat(statements.get(0).why()).isNull();
+    assertThat(statements.get(0).plan().fingerprint())
+        .isEqualTo("Index Scan using owners_pkey on owners");
+    assertThat(statements.get(0).work().rows()).isEqualTo(3);
+  }
+
+  @Test
   void anUnreadablePlanSaysWhy() throws SQLException {
     WireCounter wire = lab.wire();
     wire.trace();
