@@ -14,7 +14,7 @@ COUNTERS = [  # (name, how a finding of it starts after "FAIL <test>: ")
     ("round trips", re.compile(r"^round trips/op ")),
     ("statements", re.compile(r"^statements/op ")),
     ("rows", re.compile(r"^rows/op ")),
-    ("bytes", re.compile(r"^bytes (sent|received)/op ")),
+    ("bytes", re.compile(r"^(row|value) bytes (received|sent)/op ")),
     ("buffers", re.compile(r"^buffers touched/op ")),
     ("WAL", re.compile(r"^WAL/op ")),
     ("temp", re.compile(r"^temp bytes/op ")),
@@ -41,8 +41,9 @@ def findings(report):
 
 
 UNITS = {"B": 1, "kB": 1024, "MB": 1024 * 1024}
-TEST_LINE = re.compile(r"^(\S+): .*?, ([0-9.,]+) (B|kB|MB) sent, ([0-9.,]+) (B|kB|MB) received")
-WORK_LINE = re.compile(r"^  ([0-9,]+) rows? returned; the server: ([0-9,]+) buffers? touched"
+TEST_LINE = re.compile(r"^(\S+): [0-9,]+ round trips?, ")
+WORK_LINE = re.compile(r"^  ([0-9,]+) rows? returned \(([0-9.,]+) (B|kB|MB)\), ([0-9.,]+) (B|kB|MB)"
+                       r" of values sent; the server: ([0-9,]+) buffers? touched"
                        r" \(([0-9,]+) read\), ([0-9.,]+) (B|kB|MB) WAL, ([0-9.,]+) (B|kB|MB) temp;"
                        r" ([0-9.,]+) (B|kB|MB) allocated")
 
@@ -58,15 +59,17 @@ def work(report):
         m = TEST_LINE.match(line)
         if m:
             test = m.group(1)
-            out[test] = {"bytes sent": amount(m.group(2), m.group(3)),
-                         "bytes received": amount(m.group(4), m.group(5))}
+            out[test] = {}
             continue
         m = WORK_LINE.match(line)
         if m and test:
-            out[test].update({"rows": amount(m.group(1)), "buffers": amount(m.group(2)),
-                              "WAL": amount(m.group(4), m.group(5)),
-                              "temp": amount(m.group(6), m.group(7)),
-                              "allocations": amount(m.group(8), m.group(9))})
+            out[test].update({"rows": amount(m.group(1)),
+                              "row bytes": amount(m.group(2), m.group(3)),
+                              "value bytes": amount(m.group(4), m.group(5)),
+                              "buffers": amount(m.group(6)),
+                              "WAL": amount(m.group(8), m.group(9)),
+                              "temp": amount(m.group(10), m.group(11)),
+                              "allocations": amount(m.group(12), m.group(13))})
     return out
 
 
@@ -114,7 +117,7 @@ def main(directory):
           " unchanged run against the baseline run (as report.md writes them, rounded):\n")
     print("| counter | largest move | test | baseline -> run |")
     print("|---|---|---|---|")
-    for counter in ["rows", "bytes sent", "bytes received", "buffers", "WAL", "temp",
+    for counter in ["rows", "row bytes", "value bytes", "buffers", "WAL", "temp",
                     "allocations"]:
         if counter in spread:
             ratio, test, before, value, name = spread[counter]

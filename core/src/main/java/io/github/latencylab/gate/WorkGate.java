@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The gate on counted work, beside round trips: rows exactly, bytes within an epsilon, buffers,
+ * The gate on counted work, beside round trips: rows exactly, their bytes and the values' sent
+ * within an epsilon, buffers,
  * WAL, temp bytes and allocations within their {@link WorkTolerances}, and each statement's plan
  * by its fingerprint. A cell carries its work per operation in {@link Cell#server()} by the
  * names below; a counter absent on either side is not compared. Every finding is priced: bytes
@@ -23,10 +24,14 @@ public final class WorkGate {
 
   /** Rows returned to the client, at the wire. */
   public static final String ROWS = "rowsPerOp";
-  /** Bytes the client sent, at the wire. */
-  public static final String BYTES_SENT = "bytesSentPerOp";
-  /** Bytes the server's replies came to, at the wire. */
-  public static final String BYTES_RECEIVED = "bytesReceivedPerOp";
+  /**
+   * Bytes of the values the statements sent (Bind's parameters, a simple Query's text), at the
+   * wire: the data, not the protocol around it, which depends on what the driver prepared
+   * before (a statement prepared on a connection is parsed and described once).
+   */
+  public static final String VALUE_BYTES = "valueBytesSentPerOp";
+  /** Bytes of the rows the statements got back (their DataRow messages), at the wire. */
+  public static final String ROW_BYTES = "rowBytesReceivedPerOp";
   /** Shared buffers the statements touched (pg_stat_statements). */
   public static final String BLOCKS = "statementBlocksPerOp";
   /** WAL the statements wrote (pg_stat_statements). */
@@ -39,7 +44,7 @@ public final class WorkGate {
   public static final String ALLOCATED = "allocatedBytesPerOp";
 
   /** The counters a baseline keeps, in the order it writes them. */
-  static final List<String> KEPT = List.of(ROWS, BYTES_SENT, BYTES_RECEIVED, BLOCKS, WAL, TEMP,
+  static final List<String> KEPT = List.of(ROWS, VALUE_BYTES, ROW_BYTES, BLOCKS, WAL, TEMP,
       ALLOCATED);
 
   private static final List<Rtt> PRICED_AT = List.of(Rtt.parse("20ms"), Rtt.parse("320ms"));
@@ -66,10 +71,10 @@ public final class WorkGate {
           + Format.number(rowsAfter) + " (must match exactly: the rows a statement returns are"
           + " the data's)"));
     }
-    bytes(out, key, "bytes sent/op", b.server().get(BYTES_SENT), c.server().get(BYTES_SENT),
-        t);
-    bytes(out, key, "bytes received/op", b.server().get(BYTES_RECEIVED),
-        c.server().get(BYTES_RECEIVED), t);
+    bytes(out, key, "value bytes sent/op", b.server().get(VALUE_BYTES),
+        c.server().get(VALUE_BYTES), t);
+    bytes(out, key, "row bytes received/op", b.server().get(ROW_BYTES),
+        c.server().get(ROW_BYTES), t);
     Double serverMs = c.server().get(SERVER_MS);
     grown(out, key, "buffers touched/op", BLOCKS, b, c, t.blocksRatio(), t.blocksFloor(), false,
         serverMs == null ? "" : "; the server's time executing the statements now "
@@ -99,7 +104,7 @@ public final class WorkGate {
         : "s") + " on a new connection: " + priced(flights);
     out.add(fail(key, what + " " + Format.bytes(before) + " -> " + Format.bytes(after) + " ("
         + price + "; must match within " + Format.number(t.bytesEpsilon() * 100) + "%: the"
-        + " same statements over the same data send and get the same bytes)"));
+        + " same statements over the same data send and get the same values and rows)"));
   }
 
   // flights beyond the first a transfer of this many bytes takes on Linux's new connection

@@ -6,7 +6,8 @@ package io.github.latencylab.gate;
  * between runs of the same code, for reasons of their own, and the defaults come from A/A runs
  * of the examples' tests (docs/results/work-gate.md).
  *
- * @param bytesEpsilon bytes each way may differ by this share of the baseline's: values of
+ * @param bytesEpsilon the rows' bytes and the values' may differ by this share of the
+ *     baseline's: values of
  *     another length (a timestamp's fractional digits, a generated key one digit longer)
  * @param blocksRatio shared buffers touched may grow to this many times the baseline's
  *     (plus {@code blocksFloor}): a new connection's catalog look-ups, hint bits set by the

@@ -151,6 +151,16 @@ final class BlockCost {
     return countedReads().stream().mapToLong(WireRead::rows).sum();
   }
 
+  /** The bytes of the rows the statements that count got back (their DataRow messages). */
+  long rowBytes() {
+    return countedReads().stream().mapToLong(WireRead::bytes).sum();
+  }
+
+  /** The bytes of the values the statements that count sent (parameters, simple queries). */
+  long valueBytes() {
+    return countedStatements().stream().mapToLong(WireStatement::valueBytes).sum();
+  }
+
   /** The server's work of every statement shape, added up; null where it was not counted. */
   StatementStatistics.Work serverWork() {
     if (work == null || workUnavailable != null) {
@@ -164,11 +174,13 @@ final class BlockCost {
   }
 
   /**
-   * "10 rows returned; the server: 30 buffers touched (10 read), 0 B WAL, 0 B temp; 2.1 MB
-   * allocated on the test's thread", then a line per statement with its plan.
+   * "10 rows returned (564 B), 120 B of values sent; the server: 30 buffers touched (10 read),
+   * 0 B WAL, 0 B temp; 2.1 MB allocated on the test's thread", then a line per statement with
+   * its plan.
    */
   String workLines() {
-    StringBuilder s = new StringBuilder(RoundTrips.plural(rows(), "row") + " returned");
+    StringBuilder s = new StringBuilder(RoundTrips.plural(rows(), "row") + " returned ("
+        + Format.bytes(rowBytes()) + "), " + Format.bytes(valueBytes()) + " of values sent");
     StatementStatistics.Work w = serverWork();
     if (w != null) {
       s.append("; the server: ").append(RoundTrips.plural(w.blocks(), "buffer"))
@@ -268,8 +280,8 @@ final class BlockCost {
     Map<String, Double> out = new LinkedHashMap<>();
     WireStats c = counted();
     out.put(WorkGate.ROWS, (double) rows());
-    out.put(WorkGate.BYTES_SENT, (double) c.bytesSent());
-    out.put(WorkGate.BYTES_RECEIVED, (double) c.bytesReceived());
+    out.put(WorkGate.VALUE_BYTES, (double) valueBytes());
+    out.put(WorkGate.ROW_BYTES, (double) rowBytes());
     StatementStatistics.Work w = serverWork();
     if (w != null) {
       out.put(WorkGate.BLOCKS, (double) w.blocks());

@@ -10,7 +10,7 @@ import java.lang.annotation.Target;
 /**
  * What the test method (or, on a class, each of its test methods that has none of its own) may
  * make the database and the client do, counted, so that a budget does not depend on how loaded
- * the machine is: the rows and bytes at the wire, the server's work per statement
+ * the machine is: the rows and their bytes at the wire, the server's work per statement
  * (pg_stat_statements, read on the Lab's own connection: shared buffers touched, WAL and temp
  * bytes written), the plans the server chose, and the bytes the test's thread allocated. Each
  * limit is -1 (none) unless set; a failure names the statements that did the most, with their
@@ -37,8 +37,11 @@ public @interface ExpectWork {
   /** At most this many rows returned to the client, counted at the wire. */
   long maxRows() default -1;
 
-  /** At most this many bytes received from the server, counted at the wire. */
-  long maxBytesReceived() default -1;
+  /**
+   * At most this many bytes of rows received from the server (their DataRow messages, counted
+   * at the wire): the data, not the protocol around it.
+   */
+  long maxRowBytes() default -1;
 
   /** At most this many shared buffers (8 kB blocks) touched by the statements, hit or read. */
   long maxBlocks() default -1;

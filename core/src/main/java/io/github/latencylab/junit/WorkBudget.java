@@ -11,13 +11,13 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /** {@link ExpectWork}'s limits; -1: none. */
-record WorkBudget(long maxRows, long maxBytesReceived, long maxBlocks, long maxWalBytes,
+record WorkBudget(long maxRows, long maxRowBytes, long maxBlocks, long maxWalBytes,
     long maxTempBytes, long maxAllocatedBytes, long noSeqScanOver) {
 
   static WorkBudget of(ExpectWork w, Method method) {
-    WorkBudget b = new WorkBudget(w.maxRows(), w.maxBytesReceived(), w.maxBlocks(),
+    WorkBudget b = new WorkBudget(w.maxRows(), w.maxRowBytes(), w.maxBlocks(),
         w.maxWalBytes(), w.maxTempBytes(), w.maxAllocatedBytes(), w.noSeqScanOver());
-    if (b.maxRows < 0 && b.maxBytesReceived < 0 && b.maxBlocks < 0 && b.maxWalBytes < 0
+    if (b.maxRows < 0 && b.maxRowBytes < 0 && b.maxBlocks < 0 && b.maxWalBytes < 0
         && b.maxTempBytes < 0 && b.maxAllocatedBytes < 0 && b.noSeqScanOver < 0) {
       throw new IllegalArgumentException(method + ": set at least one limit on its"
           + " @ExpectWork");
@@ -31,10 +31,9 @@ record WorkBudget(long maxRows, long maxBytesReceived, long maxBlocks, long maxW
       return "expected at most " + RoundTrips.plural(maxRows, "row") + " returned, but the"
           + " statements got " + Format.count(m.rows()) + " (at the wire)";
     }
-    long received = m.counted().bytesReceived();
-    if (maxBytesReceived >= 0 && received > maxBytesReceived) {
-      return "expected at most " + Format.bytes(maxBytesReceived) + " received, but the"
-          + " statements' replies came to " + Format.bytes(received) + " (at the wire)";
+    if (maxRowBytes >= 0 && m.rowBytes() > maxRowBytes) {
+      return "expected at most " + Format.bytes(maxRowBytes) + " of rows received, but the"
+          + " statements' rows came to " + Format.bytes(m.rowBytes()) + " (at the wire)";
     }
     String server = server(m);
     if (server != null) {

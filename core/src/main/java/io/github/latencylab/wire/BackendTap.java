@@ -16,7 +16,8 @@ import java.util.ArrayDeque;
 final class BackendTap {
 
   interface Listener {
-    void rowsReturned(WireStatement statement, long rows);
+    /** The rows a statement got back in one reply, and their DataRow messages' bytes. */
+    void rowsReturned(WireStatement statement, long rows, long bytes);
 
     /** A message begins (its type byte read), or, for type 0, the one-byte SSL/GSS answer. */
     default void answered(char type) {
@@ -87,7 +88,7 @@ final class BackendTap {
           broken = true;
           return;
         }
-        message((char) header[0]);
+        message((char) header[0], length + 1);
         listener.answered((char) header[0]);
         bodyRemaining = length - 4;
         pidBytesWanted = header[0] == 'K' && bodyRemaining >= 4 ? 4 : 0;
@@ -108,11 +109,12 @@ final class BackendTap {
     }
   }
 
-  private void message(char type) {
+  private void message(char type, long bytes) {
     switch (type) {
       case 'D' -> {
         if (pending.peekFirst() instanceof Asked asked) {
           asked.rows++;
+          asked.rowBytes += bytes;
         }
       }
       case 'C', 's', 'I', 'E' -> {
@@ -141,7 +143,7 @@ final class BackendTap {
   private void finish() {
     Asked asked = (Asked) pending.removeFirst();
     if (asked.rows > 0) {
-      listener.rowsReturned(asked.statement, asked.rows);
+      listener.rowsReturned(asked.statement, asked.rows, asked.rowBytes);
     }
   }
 
@@ -149,6 +151,7 @@ final class BackendTap {
     final WireStatement statement;
     final boolean simpleQuery;
     long rows;
+    long rowBytes;
 
     Asked(WireStatement statement, boolean simpleQuery) {
       this.statement = statement;

@@ -28,9 +28,11 @@ final class FrontendTap {
   interface Listener {
     /**
      * A statement executes; {@code parameters} as its Bind sent them (empty for a simple Query,
-     * null where they were not all kept).
+     * null where they were not all kept), {@code valueBytes} their bytes (a simple Query's
+     * text).
      */
-    void executed(String sql, boolean simpleQuery, List<BoundParameter> parameters);
+    void executed(String sql, boolean simpleQuery, List<BoundParameter> parameters,
+        long valueBytes);
 
     /** A Sync: the server answers everything before it, then says it is ready. */
     default void synced() {
@@ -63,10 +65,10 @@ final class FrontendTap {
   private record Parsed(String sql, int[] typeOids) {
   }
 
-  private record Bound(String sql, List<BoundParameter> parameters) {
+  private record Bound(String sql, List<BoundParameter> parameters, long valueBytes) {
   }
 
-  private static final Bound UNKNOWN_PORTAL = new Bound("(unknown portal)", null);
+  private static final Bound UNKNOWN_PORTAL = new Bound("(unknown portal)", null, 0);
 
   FrontendTap(Listener listener) {
     this.listener = listener;
@@ -132,7 +134,7 @@ final class FrontendTap {
       return;
     }
     switch (type) {
-      case 'Q' -> listener.executed(cstring(b, 0), true, List.of());
+      case 'Q' -> listener.executed(cstring(b, 0), true, List.of(), Math.max(0, b.length - 1));
       case 'P' -> {
         String name = cstring(b, 0);
         int at = length(name) + 1;
@@ -143,13 +145,14 @@ final class FrontendTap {
         String portal = cstring(b, 0);
         String statement = cstring(b, length(portal) + 1);
         Parsed parsed = statements.get(statement);
-        portals.put(portal, parsed == null ? new Bound("(unknown statement)", null)
-            : new Bound(parsed.sql(), parameters(b, length(portal) + length(statement) + 2,
-                parsed.typeOids())));
+        int valuesAt = length(portal) + length(statement) + 2;
+        portals.put(portal, new Bound(parsed == null ? "(unknown statement)" : parsed.sql(),
+            parsed == null ? null : parameters(b, valuesAt, parsed.typeOids()),
+            valueBytes(b, valuesAt)));
       }
       case 'E' -> {
         Bound bound = portals.getOrDefault(cstring(b, 0), UNKNOWN_PORTAL);
-        listener.executed(bound.sql(), false, bound.parameters());
+        listener.executed(bound.sql(), false, bound.parameters(), bound.valueBytes());
       }
       case 'S' -> listener.synced();
       case 'C' -> {
@@ -215,6 +218,26 @@ final class FrontendTap {
       i += Math.max(len, 0);
     }
     return out;
+  }
+
+  // a Bind's parameter values' bytes (NULLs none), however many are kept
+  private static long valueBytes(byte[] b, int at) {
+    if (at + 2 > b.length) {
+      return 0;
+    }
+    int i = at + 2 + 2 * int16(b, at);
+    if (i + 2 > b.length) {
+      return 0;
+    }
+    int n = int16(b, i);
+    i += 2;
+    long bytes = 0;
+    for (int p = 0; p < n && i + 4 <= b.length; p++) {
+      int len = int32(b, i);
+      i += 4 + Math.max(len, 0);
+      bytes += Math.max(len, 0);
+    }
+    return bytes;
   }
 
   private static int int16(byte[] b, int at) {

@@ -98,8 +98,8 @@ public final class WireCounter {
     this.depth = parent == null ? null : new RoundTripDepth();
     this.backendTap = parent == null ? null : new BackendTap(new BackendTap.Listener() {
       @Override
-      public void rowsReturned(WireStatement statement, long rows) {
-        WireCounter.this.rowsReturned(statement, rows);
+      public void rowsReturned(WireStatement statement, long rows, long bytes) {
+        WireCounter.this.rowsReturned(statement, rows, bytes);
       }
 
       @Override
@@ -117,8 +117,9 @@ public final class WireCounter {
     });
     this.tap = parent == null ? null : new FrontendTap(new FrontendTap.Listener() {
       @Override
-      public void executed(String sql, boolean simpleQuery, List<BoundParameter> parameters) {
-        backendTap.asked(WireCounter.this.executed(sql, parameters), simpleQuery);
+      public void executed(String sql, boolean simpleQuery, List<BoundParameter> parameters,
+          long valueBytes) {
+        backendTap.asked(WireCounter.this.executed(sql, parameters, valueBytes), simpleQuery);
       }
 
       @Override
@@ -423,9 +424,10 @@ public final class WireCounter {
     }
   }
 
-  private WireStatement executed(String text, List<BoundParameter> parameters) {
+  private WireStatement executed(String text, List<BoundParameter> parameters,
+      long valueBytes) {
     CallSites.Origin o = origin;
-    WireStatement statement = new WireStatement(text, o == null ? null : parameters,
+    WireStatement statement = new WireStatement(text, o == null ? null : parameters, valueBytes,
         o == null ? null : o.callSite(),
         o == null ? null : o.overhead(), connectionNumber, tripsStarted);
     if (o != null) {
@@ -438,8 +440,8 @@ public final class WireCounter {
     return statement;
   }
 
-  private void rowsReturned(WireStatement statement, long rows) {
-    WireRead read = new WireRead(statement, rows);
+  private void rowsReturned(WireStatement statement, long rows, long bytes) {
+    WireRead read = new WireRead(statement, rows, bytes);
     for (WireCounter c = this; c != null; c = c.parent) {
       synchronized (c.reads) {
         c.reads.addLast(read);

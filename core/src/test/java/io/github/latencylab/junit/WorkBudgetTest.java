@@ -41,8 +41,8 @@ class WorkBudgetTest {
                 && m.contains(" reads work_owners (50,000 rows) whole: plan ")
                 && m.contains("Seq Scan on work_owners")))))
         .haveExactly(1, event(test("selectStarOfAWideRow"), finishedWithFailure(
-            message(m -> m.startsWith("selectStarOfAWideRow(): expected at most 2.0 kB received,"
-                + " but the statements' replies came to 1")))))
+            message(m -> m.startsWith("selectStarOfAWideRow(): expected at most 2.0 kB of rows"
+                + " received, but the statements' rows came to 10.")))))
         .haveExactly(1, event(test("aSortPastWorkMem"), finishedWithFailure(
             message(m -> m.startsWith("aSortPastWorkMem(): expected at most 0 B temp bytes"
                 + " written, but the statements did ")
@@ -99,7 +99,7 @@ class WorkBudgetTest {
     }
 
     @Test
-    @ExpectWork(maxBytesReceived = 2_000)
+    @ExpectWork(maxRowBytes = 2_000)
     void selectStarOfAWideRow(Lab lab) throws SQLException {
       lookups(lab, "SELECT * FROM work_owners WHERE last_name = ?");
     }

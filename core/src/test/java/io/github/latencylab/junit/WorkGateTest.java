@@ -53,9 +53,10 @@ class WorkGateTest {
     assertThat(plan.tableRows()).isEqualTo(50_000);
     assertThat(plan.callSite()).startsWith("WorkGateTest$Lookups.tenLookups(WorkGateTest.java:");
     assertThat(taken.byKey().get(KEY).server()).containsEntry("rowsPerOp", 10.0)
-        .containsKeys("bytesReceivedPerOp", "statementBlocksPerOp", "allocatedBytesPerOp");
+        .containsKeys("rowBytesReceivedPerOp", "valueBytesSentPerOp", "statementBlocksPerOp",
+            "allocatedBytesPerOp");
     assertThat(Files.readString(report.resolve("report.md")))
-        .contains("  10 rows returned; the server: ")
+        .contains("  10 rows returned (")
         .contains("    `SELECT id FROM work_gate_owners WHERE last_name = ?` x10 from"
             + " `WorkGateTest$Lookups.tenLookups(WorkGateTest.java:")
         .contains(": plan Index Scan using work_gate_owners_last_name on work_gate_owners; ")
@@ -77,7 +78,7 @@ class WorkGateTest {
 
     Lookups.variant = "wide";
     run(report, baseline, false).assertThatEvents().haveExactly(1, event(test("tenLookups"),
-        finishedWithFailure(message(m -> m.contains(KEY + ": bytes received/op ")
+        finishedWithFailure(message(m -> m.contains(KEY + ": row bytes received/op ")
             && m.contains("must match within 2%")))));
   }
 

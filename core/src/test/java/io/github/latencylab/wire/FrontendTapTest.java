@@ -29,7 +29,7 @@ class FrontendTapTest {
     List<String> expected = List.of("SET x = 1", "SELECT $1", "SELECT $1");
     for (int chunk = 1; chunk <= stream.length; chunk++) {
       List<String> seen = new ArrayList<>();
-      FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters) -> seen.add(sql));
+      FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters, valueBytes) -> seen.add(sql));
       for (int at = 0; at < stream.length; at += chunk) {
         tap.sent(stream, at, Math.min(chunk, stream.length - at));
       }
@@ -54,9 +54,14 @@ class FrontendTapTest {
         typed('B', new String(bind.array(), StandardCharsets.ISO_8859_1), true),
         typed('E', "\0\0\0\0\0"));
     List<List<BoundParameter>> bound = new ArrayList<>();
-    FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters) -> bound.add(parameters));
+    List<Long> bytes = new ArrayList<>();
+    FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters, valueBytes) -> {
+      bound.add(parameters);
+      bytes.add(valueBytes);
+    });
     tap.sent(stream, 0, stream.length);
     assertThat(bound).hasSize(1);
+    assertThat(bytes).containsExactly(4L + 7L); // the int4 and "O'Brien"; NULL has none
     assertThat(bound.get(0)).extracting(BoundParameter::typeOid).containsExactly(23, 25, 0);
     assertThat(bound.get(0)).extracting(BoundParameter::literal)
         .containsExactly("'42'", "'O''Brien'", "NULL");
@@ -65,7 +70,7 @@ class FrontendTapTest {
   @Test
   void givesUpOnWhatIsNotTheProtocol() {
     List<String> seen = new ArrayList<>();
-    FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters) -> seen.add(sql));
+    FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters, valueBytes) -> seen.add(sql));
     tap.sent(untyped(80877103), 0, 8);
     byte[] tlsClientHello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc};
     tap.sent(tlsClientHello, 0, tlsClientHello.length);
