@@ -7,8 +7,8 @@ package io.github.latencylab.gate;
  * of the examples' tests (docs/results/work-gate.md).
  *
  * @param bytesEpsilon the rows' bytes and the values' may differ by this share of the
- *     baseline's: values of
- *     another length (a timestamp's fractional digits, a generated key one digit longer)
+ *     baseline's: values of another length (a timestamp's fractional digits, a generated key
+ *     one digit longer)
  * @param blocksRatio shared buffers touched may grow to this many times the baseline's
  *     (plus {@code blocksFloor}): a new connection's catalog look-ups, hint bits set by the
  *     first reader, HOT pruning, an index page split
