@@ -43,10 +43,13 @@ import java.util.TreeMap;
  *     that made the baseline ({@code bench --repeat N --update-baseline}), which sizes its
  *     time gate ({@link TimeGate}); empty for a baseline of one run (then the time rules are
  *     the tolerances' ratios)
+ * @param plans by cell key, a users' test's statements' plans by statement shape
+ * @param after by cell key, what ran before a users' test in its run ("after 12 tests
+ *     (3f2a9c1b)"): its allocations and row bytes fail only after the same
  */
 public record Baseline(int format, String createdAt, String profile, String measuredOn,
     Tolerances tolerances, List<Cell> cells, Map<String, TimeNoise> noise,
-    Map<String, Map<String, StatementPlan>> plans) {
+    Map<String, Map<String, StatementPlan>> plans, Map<String, String> after) {
 
   /**
    * The version of the file format this class writes: 2 since tests are keyed by their class's
@@ -69,18 +72,24 @@ public record Baseline(int format, String createdAt, String profile, String meas
     (plans == null ? Map.<String, Map<String, StatementPlan>>of() : plans)
         .forEach((k, v) -> sortedPlans.put(k, Collections.unmodifiableMap(new TreeMap<>(v))));
     plans = Collections.unmodifiableMap(sortedPlans);
+    after = Map.copyOf(after == null ? Map.of() : after);
   }
 
   /** A baseline of one run: no noise measured, no plans. */
   public Baseline(int format, String createdAt, String profile, String measuredOn,
       Tolerances tolerances, List<Cell> cells) {
-    this(format, createdAt, profile, measuredOn, tolerances, cells, Map.of(), Map.of());
+    this(format, createdAt, profile, measuredOn, tolerances, cells, Map.of(), Map.of(),
+        Map.of());
   }
 
-  /** This baseline with the plans each test's statements ran with, by cell key and shape. */
-  public Baseline withPlans(Map<String, Map<String, StatementPlan>> newPlans) {
+  /**
+   * This baseline with what a users' test run adds, by cell key: the plans each test's
+   * statements ran with (by shape), and what ran before each ("after 12 tests (3f2a9c1b)").
+   */
+  public Baseline withTests(Map<String, Map<String, StatementPlan>> newPlans,
+      Map<String, String> newAfter) {
     return new Baseline(format, createdAt, profile, measuredOn, tolerances, cells, noise,
-        newPlans);
+        newPlans, newAfter);
   }
 
   /**
@@ -203,7 +212,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
     }
     return new Baseline(FORMAT, Instant.now().toString(), last.profile(),
         measuredOn(last.environment()), tolerances, cells,
-        TimeNoise.of(repeats, tolerances.timeFloorMs()), Map.of());
+        TimeNoise.of(repeats, tolerances.timeFloorMs()), Map.of(), Map.of());
   }
 
   /**
@@ -216,12 +225,13 @@ public record Baseline(int format, String createdAt, String profile, String meas
 
   /**
    * Rewrites {@code file} as the baseline of a users' test run: {@code results}' cells with the
-   * plans of their statements (by cell key and statement shape), the tolerances the file has.
+   * plans of their statements (by cell key and statement shape) and what ran before each, the
+   * tolerances the file has.
    */
   public static Baseline update(Results results, Map<String, Map<String, StatementPlan>> plans,
-      Path file) throws IOException {
+      Map<String, String> after, Path file) throws IOException {
     Tolerances tolerances = Files.exists(file) ? read(file).tolerances() : Tolerances.DEFAULTS;
-    Baseline baseline = from(results, tolerances).withPlans(plans);
+    Baseline baseline = from(results, tolerances).withTests(plans, after);
     baseline.write(file);
     return baseline;
   }
@@ -299,8 +309,10 @@ public record Baseline(int format, String createdAt, String profile, String meas
   public Baseline only(java.util.Set<String> keep) {
     Map<String, Map<String, StatementPlan>> kept = new LinkedHashMap<>(plans);
     kept.keySet().retainAll(keep);
+    Map<String, String> keptAfter = new LinkedHashMap<>(after);
+    keptAfter.keySet().retainAll(keep);
     return new Baseline(format, createdAt, profile, measuredOn, tolerances,
-        cells.stream().filter(c -> keep.contains(c.key())).toList(), noise, kept);
+        cells.stream().filter(c -> keep.contains(c.key())).toList(), noise, kept, keptAfter);
   }
 
   /** Writes the baseline as pretty JSON, keys in a stable order, ending with a newline. */
@@ -353,6 +365,9 @@ public record Baseline(int format, String createdAt, String profile, String meas
         ObjectNode work = n.putObject("work");
         WorkGate.KEPT.stream().filter(c.server()::containsKey)
             .forEach(name -> work.put(name, c.server().get(name)));
+      }
+      if (after.containsKey(c.key())) {
+        n.put("after", after.get(c.key()));
       }
       Map<String, StatementPlan> cellPlans = plans.get(c.key());
       if (cellPlans != null && !cellPlans.isEmpty()) {
@@ -419,6 +434,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
     List<Cell> cells = new ArrayList<>();
     Map<String, TimeNoise> noise = new LinkedHashMap<>();
     Map<String, Map<String, StatementPlan>> plans = new LinkedHashMap<>();
+    Map<String, String> after = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : root.path("cells").properties()) {
       JsonNode n = e.getValue();
       for (String required : new String[] {"suite", "strategy", "rtt"}) {
@@ -437,6 +453,9 @@ public record Baseline(int format, String createdAt, String profile, String meas
           Double.NaN, work(n.path("work")),
           n.path("predicted").asBoolean(false) ? n.path("model").asText("predicted") : null, 0,
           null));
+      if (n.path("after").isTextual()) {
+        after.put(e.getKey(), n.path("after").asText());
+      }
       if (n.path("plans").isObject()) {
         Map<String, StatementPlan> cellPlans = new LinkedHashMap<>();
         n.path("plans").properties().forEach(p -> cellPlans.put(p.getKey(), new StatementPlan(
@@ -459,7 +478,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
     }
     return new Baseline(format, root.path("createdAt").asText(null),
         root.path("profile").asText(null), root.path("measuredOn").asText(null), tolerances,
-        cells, noise, plans);
+        cells, noise, plans, after);
   }
 
   // a cell's counted work by WorkGate's names; absent ones are not compared

@@ -97,16 +97,17 @@ public final class BaselineComparison implements ReportWriter.Check {
    */
   public static BaselineComparison compare(Baseline baseline, Results current,
       boolean measuredAgain) {
-    return compare(baseline, current, measuredAgain, Map.of());
+    return compare(baseline, current, measuredAgain, Map.of(), Map.of());
   }
 
   /**
    * Checks {@code current} against {@code baseline}, its counted work and, for the cells
    * {@code plans} has (a users' test's statements by shape), their plans too ({@link
-   * WorkGate}).
+   * WorkGate}); {@code ranAfter} says what ran before each users' test.
    */
   public static BaselineComparison compare(Baseline baseline, Results current,
-      boolean measuredAgain, Map<String, Map<String, StatementPlan>> plans) {
+      boolean measuredAgain, Map<String, Map<String, StatementPlan>> plans,
+      Map<String, String> ranAfter) {
     Tolerances t = baseline.tolerances();
     List<Finding> out = new ArrayList<>();
     TimeGate gate = baseline.timeGate(measuredAgain);
@@ -144,8 +145,10 @@ public final class BaselineComparison implements ReportWriter.Check {
       }
       compared++;
       counts(out, b, c, t, null);
+      String baselineRanAfter = baseline.after().get(c.key());
       WorkGate.judge(out, b, c, t.work(), baseline.plans().getOrDefault(c.key(), Map.of()),
-          plans.getOrDefault(c.key(), Map.of()));
+          plans.getOrDefault(c.key(), Map.of()), baselineRanAfter == null ? null
+              : ranAfter.getOrDefault(c.key(), "after other tests"), baselineRanAfter);
       if (gate.judges(c.key()) && Double.isFinite(c.timeMs())) {
         judged.add(new Cell[] {b, c});
       } else {

@@ -52,8 +52,28 @@ final class LatencyReport implements AutoCloseable {
   private final Map<String, String> regressions = new LinkedHashMap<>();
   private volatile LabEnvironment environment;
 
-  /** One test's measurement. */
-  record Recorded(Series series, BlockCost cost) {
+  /**
+   * One test's measurement, and what ran before it in this run ({@link #history}): the
+   * allocations and row formats a test shows depend on it.
+   */
+  record Recorded(Series series, BlockCost cost, String after) {
+  }
+
+  /**
+   * "after 12 tests (3f2a9c1b)": the tests recorded before one, in order, as a short digest.
+   * A JVM's first use of a framework's code allocates for its lazy set-up, and a statement a
+   * pooled connection ran often before comes back in binary: a test's allocations and row bytes
+   * are compared as failures only after the same tests as when the baseline was taken.
+   */
+  static String history(List<String> before) {
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(String.join("\n", before).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return "after " + before.size() + " test" + (before.size() == 1 ? "" : "s") + " ("
+          + java.util.HexFormat.of().formatHex(digest, 0, 4) + ")";
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
   }
 
   LatencyReport(Path dir, Path baselineFile, boolean update) {
@@ -79,8 +99,10 @@ final class LatencyReport implements AutoCloseable {
       environment = env;
     }
     Cell cell = countsOnly(cost.cell(series));
+    String after;
     synchronized (tests) {
-      if (tests.putIfAbsent(cell.key(), new Recorded(series, cost)) != null) {
+      after = history(new ArrayList<>(tests.keySet()));
+      if (tests.putIfAbsent(cell.key(), new Recorded(series, cost, after)) != null) {
         throw new IllegalStateException("Two tests of this run have one key, " + cell.key()
             + ": the report keeps one row per test, so the second is refused (a test run"
             + " twice in one JVM is one too: surefire's rerunFailingTestsCount with the report"
@@ -91,7 +113,8 @@ final class LatencyReport implements AutoCloseable {
       return null;
     }
     BaselineComparison c = BaselineComparison.compare(baseline.only(Set.of(cell.key())),
-        results(List.of(cell)), false, Map.of(cell.key(), cost.plans()));
+        results(List.of(cell)), false, Map.of(cell.key(), cost.plans()),
+        Map.of(cell.key(), after));
     synchronized (tests) {
       regressions.remove(cell.key());
     }
@@ -159,10 +182,12 @@ final class LatencyReport implements AutoCloseable {
     List<Cell> cells = new ArrayList<>();
     List<Cell> counts = new ArrayList<>();
     Map<String, Map<String, StatementPlan>> plans = new LinkedHashMap<>();
+    Map<String, String> after = new LinkedHashMap<>();
     StringBuilder details = new StringBuilder();
     for (Recorded r : all) {
       Cell measured = r.cost().cell(r.series());
       plans.put(measured.key(), r.cost().plans());
+      after.put(measured.key(), r.after());
       cells.add(unmeasuredRtt(measured));
       counts.add(countsOnly(measured));
       LatencyModel model = LatencyModel.fit(List.of(measured));
@@ -188,16 +213,19 @@ final class LatencyReport implements AutoCloseable {
       // format 1's keys are simple names: dropped
       boolean keep = before != null && before.format() >= 2;
       Map<String, Map<String, StatementPlan>> mergedPlans = new LinkedHashMap<>();
+      Map<String, String> mergedAfter = new LinkedHashMap<>();
       if (keep) {
         mergedPlans.putAll(before.plans());
+        mergedAfter.putAll(before.after());
       }
       mergedPlans.putAll(plans);
+      mergedAfter.putAll(after);
       Baseline.update(mergedWithBaseline(keep ? before : null, counts), mergedPlans,
-          baselineFile);
+          mergedAfter, baselineFile);
     } else if (baseline != null) {
       Set<String> run = counts.stream().map(Cell::key).collect(Collectors.toSet());
       comparison = BaselineComparison.compare(baseline.only(run), results(counts), false,
-          plans);
+          plans, after);
     }
     List<ReportWriter.Section> sections = new ArrayList<>();
     if (!regressed.isEmpty()) {
