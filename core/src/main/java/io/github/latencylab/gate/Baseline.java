@@ -333,18 +333,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
     t.put("timeFloorMs", tolerances.timeFloorMs());
     t.put("countEpsilon", tolerances.countEpsilon());
     t.put("falseAlarmRate", tolerances.falseAlarmRate());
-    WorkTolerances w = tolerances.work();
-    ObjectNode wt = t.putObject("work");
-    wt.put("bytesEpsilon", w.bytesEpsilon());
-    wt.put("blocksRatio", w.blocksRatio());
-    wt.put("blocksFloor", w.blocksFloor());
-    wt.put("walRatio", w.walRatio());
-    wt.put("walFloorBytes", w.walFloorBytes());
-    wt.put("tempRatio", w.tempRatio());
-    wt.put("tempFloorBytes", w.tempFloorBytes());
-    wt.put("allocatedRatio", w.allocatedRatio());
-    wt.put("allocatedFloorBytes", w.allocatedFloorBytes());
-    wt.put("planMinTableRows", w.planMinTableRows());
+    t.set("work", JSON.valueToTree(tolerances.work())); // its components, in order
     ObjectNode all = root.putObject("cells");
     for (Cell c : cells) {
       ObjectNode n = all.putObject(c.key());

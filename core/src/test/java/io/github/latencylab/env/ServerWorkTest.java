@@ -67,20 +67,17 @@ class ServerWorkTest {
 
   @Test
   void aKeyListSentAsABinaryArrayIsPlannedForItsKeys() throws SQLException {
-    WireCounter wire = lab.wire();
-    wire.trace();
-    WireStats before = wire.snapshot();
-    ServerWork work = lab.watchWork().orElseThrow();
-    try (Connection c = lab.dataSource().getConnection();
-        PreparedStatement ps = c.prepareStatement("SELECT id, last_name FROM owners WHERE id = any (?)")) {
-      ps.setArray(1, c.createArrayOf("int8", new Long[] {3L, 5L, 8L}));
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rs.getInt(1);
+    List<ServerWork.Statement> statements = watched(c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT id, last_name FROM owners WHERE id = any (?)")) {
+        ps.setArray(1, c.createArrayOf("int8", new Long[] {3L, 5L, 8L}));
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rs.getInt(1);
+          }
         }
       }
-    }
-    List<ServerWork.Statement> statements = work.finish(counted(wire.statementsSince(before)));
+    });
     assertThat(statements).hasSize(1);
     assertThat(statements.get(0).why()).isNull();
     assertThat(statements.get(0).plan().fingerprint())
@@ -90,40 +87,46 @@ class ServerWorkTest {
 
   @Test
   void anUnreadablePlanSaysWhy() throws SQLException {
-    WireCounter wire = lab.wire();
-    wire.trace();
-    WireStats before = wire.snapshot();
-    ServerWork work = lab.watchWork().orElseThrow();
-    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
-      st.execute("CREATE TEMPORARY TABLE scratch (x int)");
-      st.execute("INSERT INTO scratch VALUES (1)");
-    }
-    List<ServerWork.Statement> statements = work.finish(counted(wire.statementsSince(before)));
+    List<ServerWork.Statement> statements = watched(c -> {
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE TEMPORARY TABLE scratch (x int)");
+        st.execute("INSERT INTO scratch VALUES (1)");
+      }
+    });
     assertThat(statements).extracting(ServerWork.Statement::why).containsExactly(
         "not read: ERROR: relation \"scratch\" does not exist");
   }
 
-  // the connection's set-up (SET application_name) is overhead, not the code's
-  private static List<WireStatement> counted(List<WireStatement> all) {
-    return all.stream().filter(WireStatement::counted).toList();
+  /** What a test does on a connection of the Lab's data source. */
+  interface OnConnection {
+    void run(Connection c) throws SQLException;
   }
 
-  private static ServerWork.Statement tenLookups() throws SQLException {
+  // the plans and work of what code sent, traced: its connection's set-up is overhead
+  private static List<ServerWork.Statement> watched(OnConnection code) throws SQLException {
     WireCounter wire = lab.wire();
     wire.trace();
     WireStats before = wire.snapshot();
     ServerWork work = lab.watchWork().orElseThrow();
     assertThat(work.unavailable()).isEmpty();
-    try (Connection c = lab.dataSource().getConnection();
-        PreparedStatement ps = c.prepareStatement("SELECT id FROM owners WHERE last_name = ?")) {
-      for (int i = 1; i <= 10; i++) {
-        ps.setString(1, "name" + (i * 997));
-        try (ResultSet rs = ps.executeQuery()) {
-          assertThat(rs.next()).isTrue();
+    try (Connection c = lab.dataSource().getConnection()) {
+      code.run(c);
+    }
+    return work.finish(wire.statementsSince(before).stream().filter(WireStatement::counted)
+        .toList());
+  }
+
+  private static ServerWork.Statement tenLookups() throws SQLException {
+    List<ServerWork.Statement> statements = watched(c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT id FROM owners WHERE last_name = ?")) {
+        for (int i = 1; i <= 10; i++) {
+          ps.setString(1, "name" + (i * 997));
+          try (ResultSet rs = ps.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+          }
         }
       }
-    }
-    List<ServerWork.Statement> statements = work.finish(counted(wire.statementsSince(before)));
+    });
     assertThat(statements).hasSize(1);
     return statements.get(0);
   }

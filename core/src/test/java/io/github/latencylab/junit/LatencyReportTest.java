@@ -142,7 +142,7 @@ class LatencyReportTest {
     return run(report, baseline, update, Reported.class);
   }
 
-  private static Events run(Path report, Path baseline, boolean update, Class<?>... classes) {
+  static Events run(Path report, Path baseline, boolean update, Class<?>... classes) {
     return EngineTestKit.engine("junit-jupiter")
         .configurationParameter("latencylab.backend", "embedded")
         .configurationParameter("latencylab.report", "true")

@@ -1,7 +1,6 @@
 package io.github.latencylab.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.EventConditions.test;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /**
@@ -83,15 +81,7 @@ class WorkGateTest {
   }
 
   private static Events run(Path report, Path baseline, boolean update) {
-    return EngineTestKit.engine("junit-jupiter")
-        .configurationParameter("latencylab.backend", "embedded")
-        .configurationParameter("latencylab.report", "true")
-        .configurationParameter("latencylab.report.dir", report.toString())
-        .configurationParameter("latencylab.report.baseline", baseline.toString())
-        .configurationParameter("latencylab.updateBaseline", String.valueOf(update))
-        .selectors(selectClass(Lookups.class))
-        .execute()
-        .testEvents();
+    return LatencyReportTest.run(report, baseline, update, Lookups.class);
   }
 
   /** Run by {@link WorkGateTest} only. */
