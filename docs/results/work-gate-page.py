@@ -14,7 +14,8 @@ COUNTERS = [  # (name, how a finding of it starts after "FAIL <test>: ")
     ("round trips", re.compile(r"^round trips/op ")),
     ("statements", re.compile(r"^statements/op ")),
     ("rows", re.compile(r"^rows/op ")),
-    ("bytes", re.compile(r"^(row|value) bytes (received|sent)/op ")),
+    ("values", re.compile(r"^values received/op ")),
+    ("bytes", re.compile(r"^value bytes sent/op ")),
     ("buffers", re.compile(r"^buffers touched/op ")),
     ("WAL", re.compile(r"^WAL/op ")),
     ("temp", re.compile(r"^temp bytes/op ")),
@@ -42,7 +43,7 @@ def findings(report):
 
 UNITS = {"B": 1, "kB": 1024, "MB": 1024 * 1024}
 TEST_LINE = re.compile(r"^(\S+): [0-9,]+ round trips?, ")
-WORK_LINE = re.compile(r"^  ([0-9,]+) rows? returned \(([0-9.,]+) (B|kB|MB)\), ([0-9.,]+) (B|kB|MB)"
+WORK_LINE = re.compile(r"^  ([0-9,]+) rows? returned \([0-9,]+ values?, ([0-9.,]+) (B|kB|MB)\), ([0-9.,]+) (B|kB|MB)"
                        r" of values sent; the server: ([0-9,]+) buffers? touched"
                        r" \(([0-9,]+) read\), ([0-9.,]+) (B|kB|MB) WAL, ([0-9.,]+) (B|kB|MB) temp;"
                        r" ([0-9.,]+) (B|kB|MB) allocated")

@@ -45,7 +45,7 @@ import java.util.TreeMap;
  *     the tolerances' ratios)
  * @param plans by cell key, a users' test's statements' plans by statement shape
  * @param after by cell key, what ran before a users' test in its run ("after 12 tests
- *     (3f2a9c1b)"): its allocations and row bytes fail only after the same
+ *     (3f2a9c1b)"): its allocations fail only after the same
  */
 public record Baseline(int format, String createdAt, String profile, String measuredOn,
     Tolerances tolerances, List<Cell> cells, Map<String, TimeNoise> noise,

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The gate on counted work, beside round trips: rows exactly, their bytes and the values' sent
- * within an epsilon, buffers,
+ * The gate on counted work, beside round trips: rows and their values exactly, the values'
+ * bytes sent within an epsilon, buffers,
  * WAL, temp bytes and allocations within their {@link WorkTolerances}, and each statement's plan
  * by its fingerprint. A cell carries its work per operation in {@link Cell#server()} by the
  * names below; a counter absent on either side is not compared. Every finding is priced: bytes
@@ -31,8 +31,8 @@ public final class WorkGate {
    * before (a statement prepared on a connection is parsed and described once).
    */
   public static final String VALUE_BYTES = "valueBytesSentPerOp";
-  /** Bytes of the rows the statements got back (their DataRow messages), at the wire. */
-  public static final String ROW_BYTES = "rowBytesReceivedPerOp";
+  /** The values of the rows the statements got back (rows x columns), at the wire. */
+  public static final String VALUES = "valuesReceivedPerOp";
   /** Shared buffers the statements touched (pg_stat_statements). */
   public static final String BLOCKS = "statementBlocksPerOp";
   /** WAL the statements wrote (pg_stat_statements). */
@@ -45,7 +45,7 @@ public final class WorkGate {
   public static final String ALLOCATED = "allocatedBytesPerOp";
 
   /** The counters a baseline keeps, in the order it writes them. */
-  static final List<String> KEPT = List.of(ROWS, VALUE_BYTES, ROW_BYTES, BLOCKS, WAL, TEMP,
+  static final List<String> KEPT = List.of(ROWS, VALUES, VALUE_BYTES, BLOCKS, WAL, TEMP,
       ALLOCATED);
 
   private static final List<Rtt> PRICED_AT = List.of(Rtt.parse("20ms"), Rtt.parse("320ms"));
@@ -56,8 +56,8 @@ public final class WorkGate {
   /**
    * Judges {@code c}'s work against {@code b}'s: its counters only where the statements and
    * round trips match (other statements do other work, and that finding says so already), its
-   * plans always. Allocations and row bytes depend on what the JVM ran before (a framework's
-   * lazy set-up, statements a pooled connection prepared and now reads in binary): they fail
+   * plans always. Allocations depend on what the JVM ran before (a framework's lazy set-up):
+   * they fail
    * only where {@code ranAfter} is the baseline's {@code baselineRanAfter} (null: not known,
    * judged), and are reported otherwise.
    */
@@ -69,13 +69,10 @@ public final class WorkGate {
     if (b.statementsPerOp() != c.statementsPerOp() || b.roundTripsPerOp() != c.roundTripsPerOp()) {
       return;
     }
-    Double rowsBefore = b.server().get(ROWS);
-    Double rowsAfter = c.server().get(ROWS);
-    if (rowsBefore != null && rowsAfter != null && Math.abs(rowsAfter - rowsBefore) > 0.01) {
-      out.add(fail(key, "rows/op " + Format.number(rowsBefore) + " -> "
-          + Format.number(rowsAfter) + " (must match exactly: the rows a statement returns are"
-          + " the data's)"));
-    }
+    exact(out, key, "rows/op", b.server().get(ROWS), c.server().get(ROWS),
+        "the rows a statement returns are the data's");
+    exact(out, key, "values received/op", b.server().get(VALUES), c.server().get(VALUES),
+        "rows x columns: a wider select, an EAGER join, more");
     bytes(out, key, "value bytes sent/op", b.server().get(VALUE_BYTES),
         c.server().get(VALUE_BYTES), t);
     String history = ranAfter == null || ranAfter.equals(baselineRanAfter) ? null
@@ -83,8 +80,6 @@ public final class WorkGate {
         + baselineRanAfter + "; a subset or another order, whose JVM and connections did other"
         + " things first)";
     List<Finding> historical = new ArrayList<>();
-    bytes(historical, key, "row bytes received/op", b.server().get(ROW_BYTES),
-        c.server().get(ROW_BYTES), t);
     Double serverMs = c.server().get(SERVER_MS);
     grown(out, key, "buffers touched/op", BLOCKS, b, c, t.blocksRatio(), t.blocksFloor(), false,
         serverMs == null ? "" : "; the server's time executing the statements now "
@@ -106,6 +101,14 @@ public final class WorkGate {
     }
   }
 
+  private static void exact(List<Finding> out, String key, String what, Double before,
+      Double after, String why) {
+    if (before != null && after != null && Math.abs(after - before) > 0.01) {
+      out.add(fail(key, what + " " + Format.number(before) + " -> " + Format.number(after)
+          + " (must match exactly: " + why + ")"));
+    }
+  }
+
   private static void bytes(List<Finding> out, String key, String what, Double before,
       Double after, WorkTolerances t) {
     if (before == null || after == null
@@ -118,7 +121,7 @@ public final class WorkGate {
         : "s") + " on a new connection: " + priced(flights);
     out.add(fail(key, what + " " + Format.bytes(before) + " -> " + Format.bytes(after) + " ("
         + price + "; must match within " + Format.number(t.bytesEpsilon() * 100) + "%: the"
-        + " same statements over the same data send and get the same values and rows)"));
+        + " same statements over the same data send the same values)"));
   }
 
   // flights beyond the first a transfer of this many bytes takes on Linux's new connection

@@ -151,6 +151,11 @@ final class BlockCost {
     return countedReads().stream().mapToLong(WireRead::rows).sum();
   }
 
+  /** The values of the rows the statements that count got back (rows x columns). */
+  long values() {
+    return countedReads().stream().mapToLong(WireRead::values).sum();
+  }
+
   /** The bytes of the rows the statements that count got back (their DataRow messages). */
   long rowBytes() {
     return countedReads().stream().mapToLong(WireRead::bytes).sum();
@@ -174,13 +179,14 @@ final class BlockCost {
   }
 
   /**
-   * "10 rows returned (564 B), 120 B of values sent; the server: 30 buffers touched (10 read),
+   * "10 rows returned (10 values, 564 B), 120 B of values sent; the server: 30 buffers touched (10 read),
    * 0 B WAL, 0 B temp; 2.1 MB allocated on the test's thread", then a line per statement with
    * its plan.
    */
   String workLines() {
     StringBuilder s = new StringBuilder(RoundTrips.plural(rows(), "row") + " returned ("
-        + Format.bytes(rowBytes()) + "), " + Format.bytes(valueBytes()) + " of values sent");
+        + RoundTrips.plural(values(), "value") + ", " + Format.bytes(rowBytes()) + "), "
+        + Format.bytes(valueBytes()) + " of values sent");
     StatementStatistics.Work w = serverWork();
     if (w != null) {
       s.append("; the server: ").append(RoundTrips.plural(w.blocks(), "buffer"))
@@ -281,7 +287,7 @@ final class BlockCost {
     WireStats c = counted();
     out.put(WorkGate.ROWS, (double) rows());
     out.put(WorkGate.VALUE_BYTES, (double) valueBytes());
-    out.put(WorkGate.ROW_BYTES, (double) rowBytes());
+    out.put(WorkGate.VALUES, (double) values());
     StatementStatistics.Work w = serverWork();
     if (w != null) {
       out.put(WorkGate.BLOCKS, (double) w.blocks());

@@ -39,7 +39,8 @@ public @interface ExpectWork {
 
   /**
    * At most this many bytes of rows received from the server (their DataRow messages, counted
-   * at the wire): the data, not the protocol around it.
+   * at the wire, in the format the driver asked for: pgjdbc reads a statement it prepared in
+   * binary, which can be more or fewer bytes than text).
    */
   long maxRowBytes() default -1;
 

@@ -54,15 +54,14 @@ final class LatencyReport implements AutoCloseable {
 
   /**
    * One test's measurement, and what ran before it in this run ({@link #history}): the
-   * allocations and row formats a test shows depend on it.
+   * allocations a test shows depend on it.
    */
   record Recorded(Series series, BlockCost cost, String after) {
   }
 
   /**
    * "after 12 tests (3f2a9c1b)": the tests recorded before one, in order, as a short digest.
-   * A JVM's first use of a framework's code allocates for its lazy set-up, and a statement a
-   * pooled connection ran often before comes back in binary: a test's allocations and row bytes
+   * A JVM's first use of a framework's code allocates for its lazy set-up: a test's allocations
    * are compared as failures only after the same tests as when the baseline was taken.
    */
   static String history(List<String> before) {

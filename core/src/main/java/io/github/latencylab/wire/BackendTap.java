@@ -16,8 +16,11 @@ import java.util.ArrayDeque;
 final class BackendTap {
 
   interface Listener {
-    /** The rows a statement got back in one reply, and their DataRow messages' bytes. */
-    void rowsReturned(WireStatement statement, long rows, long bytes);
+    /**
+     * The rows a statement got back in one reply, their values (rows x columns) and their
+     * DataRow messages' bytes.
+     */
+    void rowsReturned(WireStatement statement, long rows, long values, long bytes);
 
     /** A message begins (its type byte read), or, for type 0, the one-byte SSL/GSS answer. */
     default void answered(char type) {
@@ -40,6 +43,9 @@ final class BackendTap {
   // of a BackendKeyData: the bytes of its process id still to read, and those read
   private int pidBytesWanted;
   private int pid;
+  private int columnBytesWanted; // a DataRow's column count, read into the statement it answers
+  private int columns;
+  private Asked columnsOf;
 
   BackendTap(Listener listener) {
     this.listener = listener;
@@ -92,6 +98,15 @@ final class BackendTap {
         listener.answered((char) header[0]);
         bodyRemaining = length - 4;
         pidBytesWanted = header[0] == 'K' && bodyRemaining >= 4 ? 4 : 0;
+        columnBytesWanted = header[0] == 'D' && columnsOf != null && bodyRemaining >= 2 ? 2 : 0;
+        columns = 0;
+      }
+      while (columnBytesWanted > 0 && i < end) {
+        columns = (columns << 8) | (buf[i++] & 0xff);
+        bodyRemaining--;
+        if (--columnBytesWanted == 0) {
+          columnsOf.values += columns;
+        }
       }
       while (pidBytesWanted > 0 && i < end) {
         pid = (pid << 8) | (buf[i++] & 0xff);
@@ -112,9 +127,10 @@ final class BackendTap {
   private void message(char type, long bytes) {
     switch (type) {
       case 'D' -> {
-        if (pending.peekFirst() instanceof Asked asked) {
-          asked.rows++;
-          asked.rowBytes += bytes;
+        columnsOf = pending.peekFirst() instanceof Asked asked ? asked : null;
+        if (columnsOf != null) {
+          columnsOf.rows++;
+          columnsOf.rowBytes += bytes;
         }
       }
       case 'C', 's', 'I', 'E' -> {
@@ -143,7 +159,7 @@ final class BackendTap {
   private void finish() {
     Asked asked = (Asked) pending.removeFirst();
     if (asked.rows > 0) {
-      listener.rowsReturned(asked.statement, asked.rows, asked.rowBytes);
+      listener.rowsReturned(asked.statement, asked.rows, asked.values, asked.rowBytes);
     }
   }
 
@@ -151,6 +167,7 @@ final class BackendTap {
     final WireStatement statement;
     final boolean simpleQuery;
     long rows;
+    long values;
     long rowBytes;
 
     Asked(WireStatement statement, boolean simpleQuery) {

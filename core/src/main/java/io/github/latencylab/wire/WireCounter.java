@@ -98,8 +98,8 @@ public final class WireCounter {
     this.depth = parent == null ? null : new RoundTripDepth();
     this.backendTap = parent == null ? null : new BackendTap(new BackendTap.Listener() {
       @Override
-      public void rowsReturned(WireStatement statement, long rows, long bytes) {
-        WireCounter.this.rowsReturned(statement, rows, bytes);
+      public void rowsReturned(WireStatement statement, long rows, long values, long bytes) {
+        WireCounter.this.rowsReturned(statement, rows, values, bytes);
       }
 
       @Override
@@ -440,8 +440,8 @@ public final class WireCounter {
     return statement;
   }
 
-  private void rowsReturned(WireStatement statement, long rows, long bytes) {
-    WireRead read = new WireRead(statement, rows, bytes);
+  private void rowsReturned(WireStatement statement, long rows, long values, long bytes) {
+    WireRead read = new WireRead(statement, rows, values, bytes);
     for (WireCounter c = this; c != null; c = c.parent) {
       synchronized (c.reads) {
         c.reads.addLast(read);

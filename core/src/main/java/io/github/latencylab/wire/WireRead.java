@@ -5,8 +5,10 @@ package io.github.latencylab.wire;
  * row limit, pgjdbc's setFetchSize in a transaction) at most the limit; for a read without one,
  * the whole result, in one reply.
  *
- * @param bytes the bytes of those rows' DataRow messages: the data itself, whatever the
- *     protocol around it (a statement prepared once is described once)
+ * @param values the values of those rows: each row's columns, added up (a wider select, more)
+ * @param bytes the bytes of those rows' DataRow messages, in the format the driver asked for:
+ *     pgjdbc reads a statement it prepared on the connection (its fifth execution on) in
+ *     binary, so the same rows take other bytes on another connection of a pool
  */
-public record WireRead(WireStatement statement, long rows, long bytes) {
+public record WireRead(WireStatement statement, long rows, long values, long bytes) {
 }

@@ -41,7 +41,7 @@ class BackendTapTest {
         typed('Z', "I"));
     for (int chunk = 1; chunk <= stream.length; chunk++) {
       List<WireRead> reads = new ArrayList<>();
-      BackendTap tap = new BackendTap((s, rows, bytes) -> reads.add(new WireRead(s, rows, bytes)));
+      BackendTap tap = new BackendTap((s, rows, values, bytes) -> reads.add(new WireRead(s, rows, values, bytes)));
       tap.answerByteExpected();
       for (int at = 0; at < startup.length; at += chunk) {
         tap.received(startup, at, Math.min(chunk, startup.length - at));
@@ -60,14 +60,15 @@ class BackendTapTest {
       }
       assertThat(reads).as("chunks of %d bytes", chunk).containsExactly(
           // a DataRow of one 1-byte column: its type, length, column count, length, byte
-          new WireRead(cursor, 2, 24), new WireRead(fetch, 1, 12), new WireRead(simple, 2, 24));
+          new WireRead(cursor, 2, 2, 24), new WireRead(fetch, 1, 1, 12),
+          new WireRead(simple, 2, 2, 24));
     }
   }
 
   @Test
   void anAcceptedSslRequestEndsTheCounting() {
     List<WireRead> reads = new ArrayList<>();
-    BackendTap tap = new BackendTap((s, rows, bytes) -> reads.add(new WireRead(s, rows, bytes)));
+    BackendTap tap = new BackendTap((s, rows, values, bytes) -> reads.add(new WireRead(s, rows, values, bytes)));
     tap.answerByteExpected();
     tap.asked(statement("SELECT 1"), true);
     byte[] tls = concat(new byte[] {'S'}, typed('D', "\0\1\0\0\0\1x"), typed('Z', "I"));
