@@ -47,7 +47,7 @@ public final class ServerWork {
 
   private final Connection watch;
   private final String view;
-  private final String unavailable;
+  private String unavailable; // also when the read after the stretch fails
   private final StatementStatistics before;
 
   private ServerWork(Connection watch, String view, String unavailable,
@@ -73,7 +73,10 @@ public final class ServerWork {
     }
   }
 
-  /** Why the server's work is not counted, if it is not (the plans are read anyway). */
+  /**
+   * Why the server's work is not counted, if it is not (the plans are read anyway); after
+   * {@link #finish}, also when its second read failed.
+   */
   public Optional<String> unavailable() {
     return Optional.ofNullable(unavailable);
   }
@@ -93,7 +96,8 @@ public final class ServerWork {
         try {
           after = StatementStatistics.read(watch, view);
         } catch (SQLException e) {
-          after = null;
+          unavailable = "the server's work per statement is not counted: " + view
+              + " did not read after the test (" + firstLine(e) + ")";
         }
       }
       List<Statement> out = new ArrayList<>();
