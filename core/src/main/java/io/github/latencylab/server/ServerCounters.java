@@ -68,6 +68,23 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
     throw last;
   }
 
+  /**
+   * The WAL insert position in bytes on {@code direct}: exact at once, where the statistics
+   * views lag; -1 where there is none (a standby). One statement, one commit.
+   */
+  public static long walPosition(Connection direct) throws SQLException {
+    try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(
+        "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      if (!direct.getAutoCommit()) {
+        direct.rollback();
+      }
+      return -1;
+    }
+  }
+
   private static ServerCounters query(Connection c, String sql) throws SQLException {
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       rs.next();

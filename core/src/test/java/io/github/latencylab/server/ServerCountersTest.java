@@ -90,6 +90,17 @@ class ServerCountersTest {
   }
 
   @Test
+  void theWalPositionMovesWithTheInsertAtOnceWithoutAPublish() throws Exception {
+    try (Connection reader = counted.getConnection(); Connection worker = counted.getConnection();
+        Statement st = worker.createStatement()) {
+      long before = ServerCounters.walPosition(reader);
+      st.executeUpdate("INSERT INTO counted VALUES (100, 'x')");
+      assertThat(ServerCounters.walPosition(reader) - before).as("the insert's WAL, unpublished")
+          .isGreaterThan(50);
+    }
+  }
+
+  @Test
   void aSortThatSpillsWritesTempBytesAndOneThatFitsWritesNone() throws SQLException {
     assertThat(sortTempBytes("64kB")).as("work_mem 64 kB: the sort spills").isGreaterThan(1 << 20);
     assertThat(sortTempBytes("64MB")).as("work_mem 64 MB: it fits").isZero();

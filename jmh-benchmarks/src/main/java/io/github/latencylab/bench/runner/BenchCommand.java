@@ -267,8 +267,9 @@ public final class BenchCommand implements Callable<Integer> {
             if (predicted != null) {
               cells.add(predicted);
             } else {
-              cells.add(measure(p, measured, forkArgs(hostArgs, measured, handle), jmhLog,
-                  lab.settings(), budget, profile.precision, raw));
+              cells.add(measure(p.warmedFor(modelled(p, measured, cells)), measured,
+                  forkArgs(hostArgs, measured, handle), jmhLog, lab.settings(), budget,
+                  profile.precision, raw));
             }
             left.step(predicted == null);
             progress.step();
@@ -383,8 +384,8 @@ public final class BenchCommand implements Callable<Integer> {
         Cell first = cells.get(i);
         Planned p = plan.stream().filter(x -> x.series().equals(first.series())).findFirst()
             .orElseThrow();
-        Cell again = measure(p, measured, forkArgs.apply(measured), jmhLog, lab.settings(),
-            null, null, raw);
+        Cell again = measure(p.warmedFor(first), measured, forkArgs.apply(measured), jmhLog,
+            lab.settings(), null, null, raw);
         cells.set(i, again);
         System.out.println("  " + first.key() + ": " + Format.duration(first.timeMs())
             + ", again " + Format.duration(again.timeMs()));
@@ -434,6 +435,12 @@ public final class BenchCommand implements Callable<Integer> {
    * iterations.
    */
   record Planned(String benchmark, Series series, Iterations iterations, List<Rtt> rtts) {
+    /** With the warm-up an operation estimated at {@code model}'s time needs (or as is). */
+    Planned warmedFor(Cell model) {
+      return model == null ? this
+          : new Planned(benchmark, series, iterations.warmedFor(model.timeMs()), rtts);
+    }
+
     @Override
     public String toString() {
       return series.key();
@@ -513,14 +520,25 @@ public final class BenchCommand implements Callable<Integer> {
    * lower RTTs), or else scaled from a smaller size at this RTT.
    */
   static Cell predict(Planned p, MeasuredRtt rtt, List<Cell> done, Profile.Budget budget) {
-    List<Cell> measured = done.stream()
-        .filter(c -> !c.predicted() && c.series().equals(p.series()) && LatencyModel.canUse(c))
-        .toList();
-    if (!measured.isEmpty()) {
-      Cell moved = LatencyModel.fit(measured).predict(rtt.rtt(), rtt.addedMs(),
+    Cell model = modelled(p, rtt, done);
+    if (model == null) {
+      return null;
+    }
+    Planned warmed = p.warmedFor(model);
+    boolean measure = fitted(p, done)
+        ? budget.measuresAgain(p) && budget.fits(warmed, rtt.rtt(), model.timeMs())
+        : model.timeMs() <= 0 || budget.fits(warmed, rtt.rtt(), model.timeMs());
+    return measure ? null : model;
+  }
+
+  /**
+   * The model's cell: fitted on the series' measured cells (at lower RTTs), or else scaled from
+   * a smaller size at this RTT; null where it has neither.
+   */
+  static Cell modelled(Planned p, MeasuredRtt rtt, List<Cell> done) {
+    if (fitted(p, done)) {
+      return LatencyModel.fit(measuredOf(p, done)).predict(rtt.rtt(), rtt.addedMs(),
           rtt.baselineMs());
-      boolean measure = budget.measuresAgain(p) && budget.fits(p, rtt.rtt(), moved.timeMs());
-      return measure ? null : moved;
     }
     double size = p.series().size().orElse(0);
     Cell smaller = null;
@@ -531,11 +549,17 @@ public final class BenchCommand implements Callable<Integer> {
         smaller = c;
       }
     }
-    if (smaller == null) {
-      return null;
-    }
-    Cell scaled = LatencyModel.scale(smaller, p.series());
-    return scaled.timeMs() <= 0 || budget.fits(p, rtt.rtt(), scaled.timeMs()) ? null : scaled;
+    return smaller == null ? null : LatencyModel.scale(smaller, p.series());
+  }
+
+  private static boolean fitted(Planned p, List<Cell> done) {
+    return !measuredOf(p, done).isEmpty();
+  }
+
+  private static List<Cell> measuredOf(Planned p, List<Cell> done) {
+    return done.stream()
+        .filter(c -> !c.predicted() && c.series().equals(p.series()) && LatencyModel.canUse(c))
+        .toList();
   }
 
   /**
@@ -597,8 +621,8 @@ public final class BenchCommand implements Callable<Integer> {
       if (fits < 2) {
         break;
       }
-      Planned more = new Planned(p.benchmark(), p.series(), p.iterations().withMeasurements(fits),
-          p.rtts());
+      Planned more = new Planned(p.benchmark(), p.series(),
+          p.warmedFor(cell).iterations().withMeasurements(fits), p.rtts());
       result = JmhResults.pooled(result, run(more, rtt, forkArgs, jmhLog, settings));
       cell = JmhResults.toCell(result, rtt);
     }

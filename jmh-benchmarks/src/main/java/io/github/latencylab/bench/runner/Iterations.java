@@ -33,6 +33,17 @@ record Iterations(int forks, int warmups, Duration warmupTime, int measurements,
     return new Iterations(forks, warmups, warmupTime, n, measurementTime);
   }
 
+  /**
+   * With a second warm-up iteration where one operation, estimated at {@code opMs}, may fill
+   * the first alone (over a tenth of it: a fork's first operation runs several times longer,
+   * its connection's window still growing, e.g. 2.3 s where the next take 0.67 s), so that the
+   * first measured iteration does not pay for the warm-up (one RTT more at 320 ms).
+   */
+  Iterations warmedFor(double opMs) {
+    return warmups < 2 && opMs > warmupTime.toMillis() / 10.0
+        ? new Iterations(forks, 2, warmupTime, measurements, measurementTime) : this;
+  }
+
   void applyTo(ChainedOptionsBuilder options) {
     options.forks(forks)
         .warmupIterations(warmups)

@@ -83,7 +83,8 @@ public enum Profile {
           "PipelineBenchmark\\.\\w+ client=vertx256\\b")), null),
   /**
    * Hours: the suites as declared, every RTT from 0.5 to 320 ms and sizes up to a million
-   * rows, with their iterations (one 2 s warm-up, six 500 ms measurements: an operation here
+   * rows, with their iterations (one 2 s warm-up, two where an operation may fill the first,
+   * {@link Iterations#warmedFor}; six 500 ms measurements: an operation here
    * is round-trip bound, so an iteration holds hundreds of them at 0.5 ms and at least one
    * anywhere), and a cell's 99.9% interval within 10% of its mean: a wider one measured again
    * in one more fork with the iterations it lacks, within the 60 s budget, and else marked

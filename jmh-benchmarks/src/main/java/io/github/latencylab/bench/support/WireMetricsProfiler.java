@@ -9,6 +9,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
 import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.Aggregator;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
@@ -32,6 +33,7 @@ public final class WireMetricsProfiler implements InternalProfiler {
 
   private static final Map<String, List<Double>> MEAN = new LinkedHashMap<>();
   private static final Map<String, List<Double>> SUM = new LinkedHashMap<>();
+  private static final Map<String, List<Double>> FORK = new LinkedHashMap<>();
 
   @Override
   public String getDescription() {
@@ -44,6 +46,7 @@ public final class WireMetricsProfiler implements InternalProfiler {
     synchronized (MEAN) {
       MEAN.clear();
       SUM.clear();
+      FORK.clear();
     }
   }
 
@@ -59,6 +62,9 @@ public final class WireMetricsProfiler implements InternalProfiler {
       SUM.forEach((name, values) -> out.add(new ScalarResult(name,
           values.stream().mapToDouble(Double::doubleValue).sum(), unit(name),
           AggregationPolicy.AVG)));
+      FORK.forEach((name, values) -> out.add(new ForkResult(name,
+          values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN),
+          unit(name))));
     }
     return out;
   }
@@ -74,6 +80,50 @@ public final class WireMetricsProfiler implements InternalProfiler {
   static void sum(String name, double value) {
     synchronized (MEAN) {
       SUM.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+    }
+  }
+
+  /**
+   * One benchmark thread's value for its whole fork, known after the fork's last operation:
+   * averaged with the other threads' and, in JMH's summary, with the other forks'.
+   */
+  static void ofFork(String name, double value) {
+    synchronized (MEAN) {
+      FORK.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+    }
+  }
+
+  /**
+   * A value reported in a fork's last iteration only. JMH's summary pads a secondary result
+   * missing from some iterations with zeros (a fork's value over six iterations would read a
+   * sixth of itself); this one has no zero, so the summary is the mean of the forks' values.
+   */
+  static final class ForkResult extends ScalarResult {
+    private static final long serialVersionUID = 1L;
+
+    ForkResult(String label, double value, String unit) {
+      super(label, value, unit, AggregationPolicy.AVG);
+    }
+
+    @Override
+    protected ScalarResult getZeroResult() {
+      return null;
+    }
+
+    // JMH's own aggregators make plain ScalarResults, which have a zero again
+    @Override
+    protected Aggregator<ScalarResult> getThreadAggregator() {
+      return this::mean;
+    }
+
+    @Override
+    protected Aggregator<ScalarResult> getIterationAggregator() {
+      return this::mean;
+    }
+
+    private ScalarResult mean(Collection<ScalarResult> results) {
+      return new ForkResult(getLabel(), results.stream().mapToDouble(Result::getScore)
+          .average().orElse(Double.NaN), getScoreUnit());
     }
   }
 

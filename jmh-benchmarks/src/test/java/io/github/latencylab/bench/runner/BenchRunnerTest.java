@@ -56,6 +56,22 @@ class BenchRunnerTest {
   }
 
   @Test
+  void anOperationThatMayFillTheWarmUpAloneGetsASecondWarmUpIteration() {
+    // the full profile's: one 2 s warm-up; the model says 667 ms an operation at 320 ms
+    Iterations full = new Iterations(1, 1, Duration.ofSeconds(2), 6,
+        Duration.ofMillis(500));
+    Planned copy = new Planned("x.InsertBenchmark.copyBinary", series("copyBinary", "10000"),
+        full, Rtt.SWEEP);
+    Cell at320 = cell("copyBinary", "10000", "320ms", 319.9, 667, 2);
+    assertThat(copy.warmedFor(at320).iterations().warmups()).isEqualTo(2);
+    assertThat(copy.warmedFor(cell("copyBinary", "10000", "0.5ms", 0.5, 25, 2)).iterations())
+        .as("a 25 ms operation: 80 of them warm up").isEqualTo(full);
+    assertThat(copy.warmedFor(null).iterations()).as("nothing known yet").isEqualTo(full);
+    assertThat(copy.warmedFor(at320).iterations().estimatedCellMs(667))
+        .as("the budget counts the second warm-up").isEqualTo(2 * 2000 + 6 * 667);
+  }
+
+  @Test
   void verifyMeasuresAt20msOnlyEachSuitesWitnesses() {
     Cell copy = cell("copyCsv", "1000", "0.5ms", 0.5, 9, 2);
     Cell batch = cell("executeBatch", "1000", "0.5ms", 0.5, 30, 8);

@@ -3,12 +3,18 @@ package io.github.latencylab.bench.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.Aggregator;
+import org.openjdk.jmh.results.AverageTimeResult;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ResultRole;
 import org.openjdk.jmh.results.ScalarResult;
 
 /**
@@ -36,6 +42,30 @@ class WireMetricsProfilerTest {
         "roundTripsPerOp"))).aggregate(List.of(first.get("roundTripsPerOp"),
         second.get("roundTripsPerOp")));
     assertThat(summary.getScore()).isEqualTo(1.0);
+  }
+
+  @Test
+  void aForksValueReportedInItsLastIterationIsTheSummaryNotAShareOfIt() {
+    WireMetricsProfiler profiler = new WireMetricsProfiler();
+    List<IterationResult> iterations = new ArrayList<>();
+    for (double fork : new double[] {4.0, 6.0}) {
+      for (int i = 0; i < 3; i++) {
+        profiler.beforeIteration(null, null);
+        WireMetricsProfiler.mean("roundTripsPerOp", 2.0);
+        if (i == 2) {
+          WireMetricsProfiler.ofFork("serverCommitsPerOp", fork);
+        }
+        IterationResult r = new IterationResult(null, null, null);
+        r.addResult(new AverageTimeResult(ResultRole.PRIMARY, "op", 1, 1_000_000,
+            TimeUnit.MILLISECONDS));
+        r.addResults(profiler.afterIteration(null, null, r));
+        iterations.add(r);
+      }
+    }
+    // JMH pools two forks' iterations so (RunResult.getAggregatedResult)
+    BenchmarkResult summary = new BenchmarkResult(null, iterations);
+    assertThat(summary.getSecondaryResults().get("serverCommitsPerOp").getScore()).isEqualTo(5.0);
+    assertThat(summary.getSecondaryResults().get("roundTripsPerOp").getScore()).isEqualTo(2.0);
   }
 
   private static Map<String, ScalarResult> iteration(WireMetricsProfiler profiler,
