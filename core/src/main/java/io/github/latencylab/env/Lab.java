@@ -716,7 +716,18 @@ public final class Lab implements AutoCloseable {
       return Optional.empty();
     }
     Connection watch = watch("read the server's work");
+    StatementStatistics.Located located = statementStatistics();
+    return Optional.of(ServerWork.start(watch, located.view(),
+        located.unavailable().orElse(null)));
+  }
+
+  /**
+   * Where pg_stat_statements is read on the Lab's database, created there on a server the Lab
+   * owns (which preloads it), found once; else why it cannot be (said once in the log).
+   */
+  public synchronized StatementStatistics.Located statementStatistics() {
     if (statementStatistics == null) {
+      Connection watch = watch("read the server's work");
       synchronized (watch) {
         try {
           statementStatistics = StatementStatistics.locate(watch, backend.ownsDatabase());
@@ -727,8 +738,7 @@ public final class Lab implements AutoCloseable {
       }
       statementStatistics.unavailable().ifPresent(why -> LOG.info("{}", why));
     }
-    return Optional.of(ServerWork.start(watch, statementStatistics.view(),
-        statementStatistics.unavailable().orElse(null)));
+    return statementStatistics;
   }
 
   // the Lab's own connection beside the counted ones, for reading what the server saw

@@ -1,5 +1,6 @@
 package io.github.latencylab.junit;
 
+import io.github.latencylab.env.Allocations;
 import io.github.latencylab.env.ServerWork;
 import io.github.latencylab.gate.StatementPlan;
 import io.github.latencylab.gate.WorkGate;
@@ -15,8 +16,6 @@ import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireRead;
 import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -110,11 +109,11 @@ final class BlockCost {
     try {
       Optional<ServerWork> server = work == null ? Optional.empty() : work.get();
       WireCounter.Totals before = counter.totals();
-      long allocatedBefore = allocatedOnThisThread();
+      long allocatedBefore = Allocations.onThisThread();
       long start = System.nanoTime();
       T value = code.get();
       double ms = (System.nanoTime() - start) / 1e6;
-      long allocatedAfter = allocatedOnThisThread();
+      long allocatedAfter = Allocations.onThisThread();
       WireCounter.Totals after = counter.totals();
       WireStats total = after.stats().minus(before.stats());
       Map<Overhead, WireStats> overhead = new EnumMap<>(after.overhead());
@@ -135,15 +134,6 @@ final class BlockCost {
     } finally {
       lock.unlock();
     }
-  }
-
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
-  // HotSpot's and OpenJ9's count of the bytes this thread allocated (TLABs included); -1 elsewhere
-  private static long allocatedOnThisThread() {
-    return THREADS instanceof com.sun.management.ThreadMXBean t
-        && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()
-        ? t.getCurrentThreadAllocatedBytes() : -1;
   }
 
   /** The rows the statements that count got back, at the wire. */

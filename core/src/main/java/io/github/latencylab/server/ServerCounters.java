@@ -47,7 +47,8 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
    */
   public static ServerCounters read(Connection direct) throws SQLException {
     publish(direct);
-    String stats = "SELECT d.xact_commit, d.blks_hit, d.blks_read, d.temp_files, d.temp_bytes,"
+    String stats = StatementStatistics.OWN + "SELECT d.xact_commit, d.blks_hit, d.blks_read,"
+        + " d.temp_files, d.temp_bytes,"
         + " %s FROM pg_stat_database d%s WHERE d.datname = current_database()";
     String lsn = "pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint";
     String wal = ", w.wal_sync, w.wal_buffers_full, w.wal_fpi";
@@ -74,7 +75,8 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
    */
   public static long walPosition(Connection direct) throws SQLException {
     try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint")) {
+        StatementStatistics.OWN
+            + "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint")) {
       rs.next();
       return rs.getLong(1);
     } catch (SQLException e) {
@@ -107,7 +109,7 @@ public record ServerCounters(long commits, long blocksHit, long blocksRead, long
       // a session with no table statistics pending does not publish its commit count even
       // when forced: reading pg_database gives it some
       try (Statement st = connection.createStatement()) {
-        st.execute("SELECT pg_stat_force_next_flush() FROM pg_database"
+        st.execute(StatementStatistics.OWN + "SELECT pg_stat_force_next_flush() FROM pg_database"
             + " WHERE datname = current_database()");
       }
       if (!connection.getAutoCommit()) {

@@ -20,6 +20,12 @@ import java.util.Optional;
 public final class StatementStatistics {
 
   /**
+   * What the Lab's own reads of the server begin with, so that they are not counted as the
+   * work they read (pg_stat_statements keeps a statement's comments).
+   */
+  public static final String OWN = "/* latency-lab */ ";
+
+  /**
    * One statement's counters.
    *
    * @param calls executions
@@ -105,11 +111,12 @@ public final class StatementStatistics {
   /** Every top-level statement's counters on {@code c}'s database now. */
   public static StatementStatistics read(Connection c, String view) throws SQLException {
     Map<Long, Work> all = new HashMap<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT queryid,"
-        + " calls, rows, shared_blks_hit, shared_blks_read,"
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(OWN + "SELECT"
+        + " queryid, calls, rows, shared_blks_hit, shared_blks_read,"
         + " temp_blks_written * current_setting('block_size')::bigint, wal_bytes::bigint,"
         + " total_exec_time FROM " + view + " WHERE toplevel AND dbid ="
-        + " (SELECT oid FROM pg_database WHERE datname = current_database())")) {
+        + " (SELECT oid FROM pg_database WHERE datname = current_database())"
+        + " AND query NOT LIKE '" + OWN.strip() + "%'")) {
       while (rs.next()) {
         // one query id per user: the same statement of two users adds up
         all.merge(rs.getLong(1), new Work(rs.getLong(2), rs.getLong(3), rs.getLong(4),
@@ -125,6 +132,17 @@ public final class StatementStatistics {
     // an entry pg_stat_statements evicted and took again meanwhile starts from zero
     Work before = earlier.byQueryId.getOrDefault(queryId, Work.NONE);
     return now.calls() >= before.calls() ? now.minus(before) : now;
+  }
+
+  /**
+   * What every statement but the Lab's own reads did between {@code earlier} and this read.
+   */
+  public Work sinceAll(StatementStatistics earlier) {
+    Work all = Work.NONE;
+    for (long queryId : byQueryId.keySet()) {
+      all = all.plus(since(earlier, queryId));
+    }
+    return all;
   }
 
   /**

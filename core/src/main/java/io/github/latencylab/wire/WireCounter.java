@@ -46,6 +46,9 @@ public final class WireCounter {
   private final AtomicLong bytesReceived = new AtomicLong();
   private final AtomicLong windowRoundTrips = new AtomicLong();
   private final AtomicLong waitNanos = new AtomicLong();
+  private final AtomicLong rowsReceived = new AtomicLong();
+  private final AtomicLong valuesReceived = new AtomicLong();
+  private final AtomicLong valueBytesSent = new AtomicLong();
   // of a connection's counter: when the client's last write returned (System.nanoTime)
   private volatile long lastWrite = Long.MIN_VALUE;
   // of a Lab's counter: the link its connections' windows follow, and how often they restarted
@@ -434,8 +437,10 @@ public final class WireCounter {
       addOverhead(o.overhead(), 1, 1);
     }
     record(statement);
+    valueBytesSent.addAndGet(valueBytes);
     if (parent != null) {
       parent.record(statement);
+      parent.valueBytesSent.addAndGet(valueBytes);
     }
     return statement;
   }
@@ -443,6 +448,8 @@ public final class WireCounter {
   private void rowsReturned(WireStatement statement, long rows, long values, long bytes) {
     WireRead read = new WireRead(statement, rows, values, bytes);
     for (WireCounter c = this; c != null; c = c.parent) {
+      c.rowsReceived.addAndGet(rows);
+      c.valuesReceived.addAndGet(values);
       synchronized (c.reads) {
         c.reads.addLast(read);
         if (c.reads.size() > SQL_KEPT) {
@@ -505,6 +512,11 @@ public final class WireCounter {
    */
   public record Totals(WireStats stats, Map<Overhead, WireStats> overhead, long waitNanos,
       Map<Overhead, Long> overheadWaitNanos) {
+  }
+
+  /** The data the statements carried, since this counter began. */
+  public WireData data() {
+    return new WireData(rowsReceived.get(), valuesReceived.get(), valueBytesSent.get());
   }
 
   public WireStats snapshot() {

@@ -249,6 +249,9 @@ public final class BenchCommand implements Callable<Integer> {
         Progress progress = new Progress("bench",
             (long) plan.size() * sweep.size() * repeats)) {
       System.err.println("latency-lab: " + lab.describe());
+      // created here, on a server the Lab owns, for the forks to read each cell's work
+      lab.statementStatistics().unavailable()
+          .ifPresent(why -> System.err.println("latency-lab: " + why));
       LabEnvironment environment = lab.environment();
       // each repeat a whole pass, calibration included: what drifts over the run shows
       for (int repeat = 1; repeat <= repeats; repeat++) {

@@ -1,7 +1,11 @@
 package io.github.latencylab.bench.support;
 
+import io.github.latencylab.env.Allocations;
+import io.github.latencylab.gate.WorkGate;
 import io.github.latencylab.server.ServerCounters;
+import io.github.latencylab.server.StatementStatistics;
 import io.github.latencylab.wire.WireCounter;
+import io.github.latencylab.wire.WireData;
 import io.github.latencylab.wire.WireStats;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -43,6 +47,10 @@ public class WireMetrics {
   private BenchLab lab;
   private WireStats start;
   private WireStats relayStart; // null unless the Lab's path has the counting relay
+  private WireData dataStart;
+  private long allocatedStart;
+  private String statementView; // pg_stat_statements, or null where it cannot be read
+  private StatementStatistics statementsStart;
   private long startNanos;
   private long ops;
   private long rows;
@@ -51,7 +59,7 @@ public class WireMetrics {
   private long walStart;
   private ServerCounters forkStart;
   private long forkOps;
-  private int walReads; // each a commit of the counters connection's, between the fork's reads
+  private int ownReads; // each a commit of the counters connection's, between the fork's reads
 
   @Setup(Level.Iteration)
   public void begin(BenchLab benchLab, ThreadParams thread)
@@ -62,10 +70,14 @@ public class WireMetrics {
     rows = 0;
     if (countersConnection == null) {
       countersConnection = lab.directDataSource().getConnection();
+      statementView = lab.lab().statementStatistics().view();
       publishMine();
       forkStart = ServerCounters.read(countersConnection);
     }
     walStart = walPosition();
+    statementsStart = statements();
+    dataStart = data();
+    allocatedStart = Allocations.onThisThread();
     start = wire();
     relayStart = lab.lab().relayed() ? relayed() : null;
     lab.wire().takeLargestReply();
@@ -98,9 +110,29 @@ public class WireMetrics {
     WireMetricsProfiler.mean("addedRttMs", lab.rtt().addedMs());
     WireMetricsProfiler.mean("baselineRttMs", lab.rtt().baselineMs());
 
+    if (ops == 0) {
+      return;
+    }
+    // the work behind the time: what the statements carried, did on the server, allocated
+    WireData data = data().minus(dataStart);
+    WireMetricsProfiler.mean(counter(WorkGate.ROWS), data.rows() / (double) ops);
+    WireMetricsProfiler.mean(counter(WorkGate.VALUES), data.values() / (double) ops);
+    WireMetricsProfiler.mean(counter(WorkGate.VALUE_BYTES), data.valueBytesSent() / (double) ops);
+    if (allocatedStart >= 0) {
+      WireMetricsProfiler.mean(counter(WorkGate.ALLOCATED),
+          (Allocations.onThisThread() - allocatedStart) / (double) ops);
+    }
+    double serverOps = (double) ops * threads; // the server's counters are database-wide
     long wal = walPosition();
-    if (wal >= 0 && walStart >= 0 && ops > 0) {
-      WireMetricsProfiler.mean("serverWalBytesPerOp", (wal - walStart) / (double) (ops * threads));
+    if (wal >= 0 && walStart >= 0) {
+      WireMetricsProfiler.mean(counter("walBytesPerOp"), (wal - walStart) / serverOps);
+    }
+    if (statementsStart != null) {
+      StatementStatistics.Work work = statements().sinceAll(statementsStart);
+      WireMetricsProfiler.mean(counter(WorkGate.BLOCKS), work.blocks() / serverOps);
+      WireMetricsProfiler.mean(counter(WorkGate.WAL), work.walBytes() / serverOps);
+      WireMetricsProfiler.mean(counter(WorkGate.TEMP), work.tempBytes() / serverOps);
+      WireMetricsProfiler.mean(counter(WorkGate.SERVER_MS), work.serverMs() / serverOps);
     }
   }
 
@@ -115,16 +147,19 @@ public class WireMetrics {
     }
     int published = publishMine();
     ServerCounters fork = ServerCounters.read(countersConnection).minus(forkStart)
-        .lessCommits((long) threads * (ServerCounters.OWN_COMMITS + walReads + published));
+        .lessCommits((long) threads * (ServerCounters.OWN_COMMITS + ownReads + published));
     Map<String, Double> perOp = fork.perOperation((double) forkOps * threads);
     for (String counter : List.of("commitsPerOp", "walSyncsPerOp", "tempBytesPerOp",
         "tempFilesPerOp", "blocksReadPerOp", "cacheHitRatio")) {
-      // "commitsPerOp" -> "serverCommitsPerOp": the names JmhJson reads
-      WireMetricsProfiler.ofFork("server" + Character.toUpperCase(counter.charAt(0))
-          + counter.substring(1), perOp.getOrDefault(counter, Double.NaN));
+      WireMetricsProfiler.ofFork(counter(counter), perOp.getOrDefault(counter, Double.NaN));
     }
     countersConnection.close();
     countersConnection = null;
+  }
+
+  // "commitsPerOp" -> "serverCommitsPerOp": the names JmhJson reads as the cell's counters
+  private static String counter(String name) {
+    return "server" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
   }
 
   private int publishMine() {
@@ -137,8 +172,17 @@ public class WireMetrics {
 
   // the WAL insert position: exact at once (the views lag), or -1 where there is none
   private long walPosition() throws SQLException {
-    walReads++;
+    ownReads++;
     return ServerCounters.walPosition(countersConnection);
+  }
+
+  // every statement's work so far (pg_stat_statements: exact at once), or null without it
+  private StatementStatistics statements() throws SQLException {
+    if (statementView == null) {
+      return null;
+    }
+    ownReads++;
+    return StatementStatistics.read(countersConnection, statementView);
   }
 
   // with one thread every connection of the fork is this benchmark's; with more, its own
@@ -171,6 +215,17 @@ public class WireMetrics {
     for (Connection c : myConnections()) {
       WireCounter relayed = lab.lab().relay().wire(lab.dataSource().counterOf(c).localPort());
       sum = relayed == null ? sum : sum.plus(relayed.snapshot());
+    }
+    return sum;
+  }
+
+  private WireData data() {
+    if (threads == 1) {
+      return lab.wire().data();
+    }
+    WireData sum = WireData.ZERO;
+    for (Connection c : myConnections()) {
+      sum = sum.plus(lab.dataSource().counterOf(c).data());
     }
     return sum;
   }
