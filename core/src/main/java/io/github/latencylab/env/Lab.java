@@ -331,6 +331,25 @@ public final class Lab implements AutoCloseable {
     return backend.kind();
   }
 
+  /**
+   * The PostgreSQL server's postmaster where it runs as a process of this machine (the
+   * embedded backend), else empty: what {@link MachineLoad} counts as the run's own.
+   */
+  public Optional<Long> localServerPid() {
+    if (backend.kind() != BackendKind.EMBEDDED) {
+      return Optional.empty();
+    }
+    try (Connection c = plain(direct).getConnection();
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+      rs.next();
+      return ProcessHandle.of(rs.getLong(1)).flatMap(ProcessHandle::parent)
+          .map(ProcessHandle::pid);
+    } catch (SQLException e) {
+      return Optional.empty();
+    }
+  }
+
   /** What runs where and how the latency is made, in one line (never a password). */
   public String describe() {
     return described() + ", schema " + schema.name();

@@ -70,9 +70,16 @@ public final class BaselineComparison implements ReportWriter.Check {
   private final boolean work;
   private final TimeGate gate;
   private final double drift;
+  private final String timeApart; // why time was reported, not judged; null: judged
 
   private BaselineComparison(Tolerances tolerances, List<Finding> findings, int compared,
       boolean times, boolean work, TimeGate gate, double drift) {
+    this(tolerances, findings, compared, times, work, gate, drift, null);
+  }
+
+  private BaselineComparison(Tolerances tolerances, List<Finding> findings, int compared,
+      boolean times, boolean work, TimeGate gate, double drift, String timeApart) {
+    this.timeApart = timeApart;
     this.tolerances = tolerances;
     this.times = times;
     this.work = work;
@@ -304,7 +311,23 @@ public final class BaselineComparison implements ReportWriter.Check {
   public BaselineComparison withInfo(String subject, String message) {
     List<Finding> more = new ArrayList<>(findings);
     more.add(info(subject, message));
-    return new BaselineComparison(tolerances, more, compared, times, work, gate, drift);
+    return new BaselineComparison(tolerances, more, compared, times, work, gate, drift,
+        timeApart);
+  }
+
+  /**
+   * This comparison with its findings on time reported apart, not failed: on a machine other
+   * processes kept busy ({@code why}), time says more about them than about the code, while
+   * round trips, statements and the counted work are judged as always.
+   */
+  public BaselineComparison withTimeApart(String why) {
+    List<Finding> apart = new ArrayList<>();
+    for (Finding f : findings) {
+      boolean onTime = f.onTime() || f.subject().equals(TimeGate.RUN);
+      apart.add(onTime && f.level() == Level.FAIL ? new Finding(Level.INFO, f.subject(),
+          "time reported, not judged (" + why + "): " + f.message(), f.onTime()) : f);
+    }
+    return new BaselineComparison(tolerances, apart, compared, times, work, gate, drift, why);
   }
 
   /** True when nothing failed. */
@@ -363,7 +386,8 @@ public final class BaselineComparison implements ReportWriter.Check {
         + (compared == 1 ? "" : "s") + " compared (round trips and statements per operation"
         + " exact within " + Format.number(tolerances.countEpsilon()) + (work ? ", counted"
         + " work and plans within the work tolerances" : "") + (!times
-        ? "; no times in the baseline)" : gate.cells() > 0 ? "; " + gate.describe(drift)
+        ? "; no times in the baseline)" : timeApart != null ? "; time reported, not judged: "
+        + timeApart + ")" : gate.cells() > 0 ? "; " + gate.describe(drift)
         + ", elsewhere within " + ratios() : "; time within " + ratios());
   }
 

@@ -39,6 +39,9 @@ public final class TimeGate {
   /** The least noise assumed: 5% (four repeats of a shared machine's time prove no less). */
   static final double MIN_LOG_SD = 0.05;
 
+  /** The subject of the finding on the run's drift. */
+  public static final String RUN = "the run";
+
   /** The fewest cells a run's drift is taken over (fewer: a regression would be its drift). */
   public static final int DRIFT_CELLS = 10;
 
@@ -111,7 +114,7 @@ public final class TimeGate {
     if (Math.exp(drift) <= t.timeRatio()) {
       return null;
     }
-    return new BaselineComparison.Finding(BaselineComparison.Level.FAIL, "the run", "time off"
+    return new BaselineComparison.Finding(BaselineComparison.Level.FAIL, RUN, "time off"
         + " the wire " + ratio(drift) + " the baseline's at the median of " + cells + " cells"
         + " (more than " + Format.number(t.timeRatio()) + "x: every cell slower alike, a far"
         + " slower machine or a change to everything)", false);

@@ -111,6 +111,25 @@ class BaselineComparisonTest {
   }
 
   @Test
+  void onASharedMachineTimeIsReportedApartAndCountsStillFail() {
+    String why = "other processes kept 1.7 of 2 CPUs busy during the run";
+    BaselineComparison slower = BaselineComparison.compare(BASELINE,
+        runWith(BATCH_05, m -> withTime(m, 44.5))).withTimeApart(why);
+
+    assertThat(slower.passed()).isTrue();
+    assertThat(lines(slower)).containsExactly("INFO " + BATCH_05 + ": time reported, not"
+        + " judged (" + why + "): time/op 14.00 ms -> 44.50 ms (more than 3x the baseline + 2 ms"
+        + " = 44.00 ms)");
+    assertThat(slower.summary()).endsWith("; time reported, not judged: " + why + ")");
+
+    BaselineComparison moreTrips = BaselineComparison.compare(BASELINE,
+        runWith(BATCH_05, m -> withTime(withCounts(m, 4, 1001), 44.5))).withTimeApart(why);
+    assertThat(moreTrips.passed()).isFalse();
+    assertThat(moreTrips.failures()).singleElement().asString()
+        .startsWith("FAIL " + BATCH_05 + ": statements/op 1,000 -> 1,001");
+  }
+
+  @Test
   void theFloorKeepsSubMillisecondCellsFromFailingOnNoise() {
     Cell fast = measured("RoundTripBenchmark", "selectOne", Map.of(), "0.5ms", 0.5,
         0.3, 1, 1);

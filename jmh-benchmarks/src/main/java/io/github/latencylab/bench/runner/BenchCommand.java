@@ -10,6 +10,7 @@ import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
 import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.env.LabHandle;
+import io.github.latencylab.env.MachineLoad;
 import io.github.latencylab.env.Setting;
 import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.gate.BaselineComparison;
@@ -40,6 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -253,6 +255,8 @@ public final class BenchCommand implements Callable<Integer> {
       lab.statementStatistics().unavailable()
           .ifPresent(why -> System.err.println("latency-lab: " + why));
       LabEnvironment environment = lab.environment();
+      Optional<MachineLoad> load = lab.localServerPid().flatMap(pid -> MachineLoad.start(
+          Set.of(pid)));
       // each repeat a whole pass, calibration included: what drifts over the run shows
       for (int repeat = 1; repeat <= repeats; repeat++) {
         cells = new ArrayList<>();
@@ -282,6 +286,11 @@ public final class BenchCommand implements Callable<Integer> {
       }
       all = passes.get(passes.size() - 1);
       comparison = repeats > 1 ? null : compare(all, plan, sweep);
+      String shared = load.map(l -> shared(l.othersCores(), environment.cpus())).orElse(null);
+      if (comparison != null && shared != null) {
+        System.out.println("latency-lab: " + shared + ": times are reported, not judged");
+        comparison = comparison.withTimeApart(shared);
+      }
       if (comparison != null && !comparison.failedOnTimeOnly().isEmpty()) {
         Map<String, String> firsts = measureAgain(comparison.failedOnTimeOnly(), plan, cells,
             raw, lab, measured -> forkArgs(hostArgs, measured, handle), jmhLog);
@@ -421,6 +430,18 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     return BaselineComparison.compare(Baseline.read(baseline).only(planned), all, true);
+  }
+
+  /** Other processes' average load from which a run's times are not judged: half a core. */
+  static final double SHARED_CORES = 0.5;
+
+  /**
+   * "other processes kept 1.7 of 2 CPUs busy during the run" where they kept at least {@link
+   * #SHARED_CORES} busy: time then says more about them than about the code. Else null.
+   */
+  static String shared(double othersCores, int cpus) {
+    return othersCores >= SHARED_CORES ? String.format(Locale.ROOT, "other processes kept %.1f"
+        + " of %d CPUs busy during the run", othersCores, cpus) : null;
   }
 
   static Profile profile(String name) {

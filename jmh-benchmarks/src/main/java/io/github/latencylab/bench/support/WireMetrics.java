@@ -11,6 +11,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -220,23 +222,22 @@ public class WireMetrics {
   }
 
   private WireData data() {
-    if (threads == 1) {
-      return lab.wire().data();
-    }
-    WireData sum = WireData.ZERO;
-    for (Connection c : myConnections()) {
-      sum = sum.plus(lab.dataSource().counterOf(c).data());
-    }
-    return sum;
+    return counted(WireCounter::data, WireData.ZERO, WireData::plus);
   }
 
   private WireStats wire() {
+    return counted(WireCounter::snapshot, WireStats.ZERO, WireStats::plus);
+  }
+
+  // with one thread, the Lab's counter (every connection of the fork); with more, the sum of
+  // this thread's connections' counters
+  private <T> T counted(Function<WireCounter, T> read, T zero, BinaryOperator<T> plus) {
     if (threads == 1) {
-      return lab.wire().snapshot();
+      return read.apply(lab.wire());
     }
-    WireStats sum = WireStats.ZERO;
+    T sum = zero;
     for (Connection c : myConnections()) {
-      sum = sum.plus(lab.dataSource().counterOf(c).snapshot());
+      sum = plus.apply(sum, read.apply(lab.dataSource().counterOf(c)));
     }
     return sum;
   }

@@ -72,6 +72,13 @@ class BenchRunnerTest {
   }
 
   @Test
+  void timeIsReportedApartFromHalfACoreOfOtherLoad() {
+    assertThat(BenchCommand.shared(0.1, 2)).isNull();
+    assertThat(BenchCommand.shared(1.73, 2))
+        .isEqualTo("other processes kept 1.7 of 2 CPUs busy during the run");
+  }
+
+  @Test
   void verifyMeasuresAt20msOnlyEachSuitesWitnesses() {
     Cell copy = cell("copyCsv", "1000", "0.5ms", 0.5, 9, 2);
     Cell batch = cell("executeBatch", "1000", "0.5ms", 0.5, 30, 8);
