@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Reads the PostgreSQL frontend protocol out of the bytes a client sends, as they are sent,
@@ -27,11 +28,11 @@ final class FrontendTap {
 
   interface Listener {
     /**
-     * A statement executes; {@code parameters} as its Bind sent them (empty for a simple Query,
-     * null where they were not all kept), {@code valueBytes} their bytes (a simple Query's
-     * text).
+     * A statement executes; {@code parameters} gives them as its Bind sent them, read only when
+     * asked (empty for a simple Query, null where they were not all kept): only a tracing
+     * counter keeps them; {@code valueBytes} their bytes (a simple Query's text).
      */
-    void executed(String sql, boolean simpleQuery, List<BoundParameter> parameters,
+    void executed(String sql, boolean simpleQuery, Supplier<List<BoundParameter>> parameters,
         long valueBytes);
 
     /** A Sync: the server answers everything before it, then says it is ready. */
@@ -65,10 +66,14 @@ final class FrontendTap {
   private record Parsed(String sql, int[] typeOids) {
   }
 
-  private record Bound(String sql, List<BoundParameter> parameters, long valueBytes) {
+  // a Bind's body (its own array) and where its values begin, read into parameters on demand
+  private record Bound(String sql, byte[] body, int valuesAt, int[] typeOids, long valueBytes) {
+    List<BoundParameter> parameters() {
+      return typeOids == null ? null : FrontendTap.parameters(body, valuesAt, typeOids);
+    }
   }
 
-  private static final Bound UNKNOWN_PORTAL = new Bound("(unknown portal)", null, 0);
+  private static final Bound UNKNOWN_PORTAL = new Bound("(unknown portal)", null, 0, null, 0);
 
   FrontendTap(Listener listener) {
     this.listener = listener;
@@ -134,7 +139,7 @@ final class FrontendTap {
       return;
     }
     switch (type) {
-      case 'Q' -> listener.executed(cstring(b, 0), true, List.of(), Math.max(0, b.length - 1));
+      case 'Q' -> listener.executed(cstring(b, 0), true, List::of, Math.max(0, b.length - 1));
       case 'P' -> {
         String name = cstring(b, 0);
         int at = length(name) + 1;
@@ -146,13 +151,12 @@ final class FrontendTap {
         String statement = cstring(b, length(portal) + 1);
         Parsed parsed = statements.get(statement);
         int valuesAt = length(portal) + length(statement) + 2;
-        portals.put(portal, new Bound(parsed == null ? "(unknown statement)" : parsed.sql(),
-            parsed == null ? null : parameters(b, valuesAt, parsed.typeOids()),
-            valueBytes(b, valuesAt)));
+        portals.put(portal, new Bound(parsed == null ? "(unknown statement)" : parsed.sql(), b,
+            valuesAt, parsed == null ? null : parsed.typeOids(), valueBytes(b, valuesAt)));
       }
       case 'E' -> {
         Bound bound = portals.getOrDefault(cstring(b, 0), UNKNOWN_PORTAL);
-        listener.executed(bound.sql(), false, bound.parameters(), bound.valueBytes());
+        listener.executed(bound.sql(), false, bound::parameters, bound.valueBytes());
       }
       case 'S' -> listener.synced();
       case 'C' -> {

@@ -56,7 +56,7 @@ class FrontendTapTest {
     List<List<BoundParameter>> bound = new ArrayList<>();
     List<Long> bytes = new ArrayList<>();
     FrontendTap tap = new FrontendTap((sql, simpleQuery, parameters, valueBytes) -> {
-      bound.add(parameters);
+      bound.add(parameters.get());
       bytes.add(valueBytes);
     });
     tap.sent(stream, 0, stream.length);
