@@ -387,7 +387,8 @@ public final class BaselineComparison implements ReportWriter.Check {
         + " exact within " + Format.number(tolerances.countEpsilon()) + (work ? ", counted"
         + " work and plans within the work tolerances" : "") + (!times
         ? "; no times in the baseline)" : timeApart != null ? "; time reported, not judged: "
-        + timeApart + ")" : gate.cells() > 0 ? "; " + gate.describe(drift)
+        + timeApart + (drift == 0 ? "" : ", the run's drift " + TimeGate.ratio(drift)) + ")"
+        : gate.cells() > 0 ? "; " + gate.describe(drift)
         + ", elsewhere within " + ratios() : "; time within " + ratios());
   }
 

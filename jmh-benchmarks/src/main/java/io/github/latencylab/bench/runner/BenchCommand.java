@@ -286,9 +286,15 @@ public final class BenchCommand implements Callable<Integer> {
       }
       all = passes.get(passes.size() - 1);
       comparison = repeats > 1 ? null : compare(all, plan, sweep);
-      String shared = load.map(l -> shared(l.othersCores(), environment.cpus())).orElse(null);
+      double others = load.map(MachineLoad::othersCores).orElse(Double.NaN);
+      String shared = shared(others, environment.cpus());
+      if (Double.isFinite(others)) {
+        System.out.println(String.format(Locale.ROOT, "latency-lab: other processes kept %.1f"
+            + " of %d CPUs busy during the run%s", others, environment.cpus(),
+            comparison == null ? "" : shared != null ? ": times are reported, not judged"
+            : ": times are judged"));
+      }
       if (comparison != null && shared != null) {
-        System.out.println("latency-lab: " + shared + ": times are reported, not judged");
         comparison = comparison.withTimeApart(shared);
       }
       if (comparison != null && !comparison.failedOnTimeOnly().isEmpty()) {
