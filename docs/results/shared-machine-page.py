@@ -22,6 +22,7 @@ def main():
          " [shared-machine/](shared-machine/).\n",
          "| run | others' CPUs | times | gate | drift | failures | time findings reported apart |",
          "|---|---:|---|---|---:|---|---:|"]
+    rows = []
     for name in runs:
         log = (out / f"{name}.log").read_text()
         load = re.search(r"other processes kept ([\d.]+) of (\d+) CPUs busy during the run"
@@ -37,7 +38,18 @@ def main():
                  f" {load.group(3) if load and load.group(3) else '-'} |"
                  f" {summary.group(1) if summary else 'no check'} ({exits[name]}) |"
                  f" {drift.group(1) + 'x' if drift else '-'} |"
-                 f" {'<br>'.join(f.replace('|', '/') for f in fails) or 'none'} | {apart} |")
+                 f" {'<br>'.join(f.split(' (')[0].replace('|', '/') for f in fails) or 'none'}"
+                 f" | {apart} |")
+        rows.append((name, load, summary, fails, apart))
+    judged = [r for r in rows if r[1] and r[1].group(3) == "judged"]
+    apart = [r for r in rows if r[1] and r[1].group(3) == "reported, not judged"]
+    o.append("")
+    o.append(f"Of {len(rows)} runs, {len(judged)} had their times judged (others under half a"
+             f" core), {sum(1 for r in judged if r[2] and r[2].group(1) == 'passed')} of them"
+             f" passed; {len(apart)} had their times reported apart, with"
+             f" {sum(r[4] for r in apart)} time findings among them that would have failed;"
+             f" the runs whose failures are counted ones: "
+             + (", ".join(r[0] for r in rows if r[3]) or "none") + ".")
     print("\n".join(o))
 
 

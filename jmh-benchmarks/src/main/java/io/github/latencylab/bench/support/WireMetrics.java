@@ -23,10 +23,12 @@ import org.openjdk.jmh.infra.ThreadParams;
 /**
  * Secondary results of every latency-lab benchmark, per iteration: round trips, statements and
  * bytes each way per operation (counted at the socket), the largest reply (what the server sent
- * between two requests: what a read holds at once), rows per second, the RTT the Lab measured, and the
+ * between two requests: what a read holds at once), rows per second, the RTT the Lab measured, the
  * server's counters per operation (commits, WAL bytes, temp bytes and files, blocks read, the
  * cache hit ratio; database-wide deltas read on a direct connection of its own, see
- * {@link ServerCounters}). A benchmark calls {@link #done(long)} once per operation with the
+ * {@link ServerCounters}), and the work behind the time by the work gate's names
+ * ({@link WorkGate}): rows, values and value bytes at the wire, the statements' buffers, WAL,
+ * temp bytes and time (pg_stat_statements), the thread's allocations. A benchmark calls {@link #done(long)} once per operation with the
  * rows it wrote or read; {@link WireMetricsProfiler} reports the values (JMH's iteration lines
  * and its summary agree: 1 round trip per {@code SELECT 1} in both).
  *
