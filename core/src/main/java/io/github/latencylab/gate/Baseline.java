@@ -93,6 +93,45 @@ public record Baseline(int format, String createdAt, String profile, String meas
   }
 
   /**
+   * This baseline with each measured cell's counted work ({@link WorkGate#KEPT}) taken from
+   * {@code runs} of unchanged code: per counter, the median over the runs whose round trips and
+   * statements are the cell's; its time, noise and the rest kept. A baseline written before the
+   * work was counted gets it so, without its times measured again.
+   */
+  public Baseline withWork(List<Results> runs) {
+    Map<String, Cell> byKey = byKey();
+    Map<String, Map<String, List<Double>>> counted = new LinkedHashMap<>();
+    for (Results run : runs) {
+      for (Cell c : run.cells()) {
+        Cell b = byKey.get(c.key());
+        if (b == null || b.predicted() || c.predicted()
+            || Math.abs(b.roundTripsPerOp() - c.roundTripsPerOp()) > tolerances.countEpsilon()
+            || Math.abs(b.statementsPerOp() - c.statementsPerOp()) > tolerances.countEpsilon()) {
+          continue;
+        }
+        WorkGate.KEPT.forEach(name -> {
+          Double v = c.server().get(name);
+          if (v != null && Double.isFinite(v)) {
+            counted.computeIfAbsent(c.key(), k -> new LinkedHashMap<>())
+                .computeIfAbsent(name, n -> new ArrayList<>()).add(v);
+          }
+        });
+      }
+    }
+    List<Cell> withWork = new ArrayList<>();
+    for (Cell b : cells) {
+      Map<String, Double> work = new LinkedHashMap<>(b.server());
+      counted.getOrDefault(b.key(), Map.of()).forEach((name, values) ->
+          work.put(name, round(Median.of(values))));
+      withWork.add(new Cell(b.series(), b.rtt(), b.addedRttMs(), b.baselineRttMs(), b.timeMs(),
+          b.timeErrorMs(), b.roundTripsPerOp(), b.statementsPerOp(), b.rowsPerSecond(), work,
+          b.prediction(), b.windowRoundTripsPerOp(), b.spread()));
+    }
+    return new Baseline(format, createdAt, profile, measuredOn, tolerances, withWork, noise,
+        plans, after);
+  }
+
+  /**
    * What a comparison allows.
    *
    * @param timeRatio a measured time may be up to this many times its baseline time (plus

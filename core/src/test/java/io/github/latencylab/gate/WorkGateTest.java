@@ -70,4 +70,24 @@ class WorkGateTest {
     assertThat(c.failures()).extracting(BaselineComparison.Finding::message).containsExactly(
         "buffers touched/op 40 -> 71,430 (more than 1.5x the baseline + 32 = 92)");
   }
+
+  @Test
+  void aBaselineWithoutWorkTakesTheMedianOfRunsWithTheSameCountsItsTimeKept() {
+    Cell timed = new Cell(Series.of("NPlusOneBenchmark", "lazyLoop", Map.of()), Rtt.parse("0.5ms"),
+        0.5, 0.2, 60, 1, 101, 101, Double.NaN, Map.of(), null, 0, null);
+    Baseline before = Baseline.from(new Results("bench", null, null, null, List.of(timed)));
+    List<Results> runs = List.of(1040.0, 1049.0, 1100.0).stream()
+        .map(blocks -> new Results("bench", null, null, null, List.of(new Cell(timed.series(),
+            timed.rtt(), 0.5, 0.2, 75, 1, 101, 101, Double.NaN, Map.of(WorkGate.BLOCKS, blocks,
+            "commitsPerOp", 1.0), null, 0, null)))).toList();
+    Results otherCounts = new Results("bench", null, null, null, List.of(new Cell(
+        timed.series(), timed.rtt(), 0.5, 0.2, 75, 1, 102, 102, Double.NaN,
+        Map.of(WorkGate.BLOCKS, 9_000.0), null, 0, null)));
+
+    Cell after = before.withWork(List.of(runs.get(0), runs.get(1), runs.get(2), otherCounts))
+        .byKey().get(timed.key());
+    assertThat(after.server()).as("the median; a run with a round trip more is not this cell's")
+        .containsExactly(Map.entry(WorkGate.BLOCKS, 1049.0));
+    assertThat(after.timeMs()).isEqualTo(60);
+  }
 }

@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Expected: about {@link #WORK} rounds of a xorshift (~5 ms of one core) plus one round trip.
  * {@code LATENCYLAB_CANARY_SLOWDOWN=1.2} in the environment makes the work 20% more (the time
  * off the wire, T0, about 20% slower); {@code LATENCYLAB_CANARY_EXTRA_ROUND_TRIPS=1} adds a
- * round trip. Only the verify profile runs it (the gate's cells); its numbers mean nothing
+ * round trip; {@code LATENCYLAB_CANARY_EXTRA_ROWS=9} makes its select return 9 rows more (the
+ * same round trip and statement: work the gate counts). Only the verify profile runs it (the gate's cells); its numbers mean nothing
  * beyond the gate.
  */
 // Measured as RttSuite declares (average ms; the full profile's iterations; its @Param rtt).
@@ -41,7 +42,9 @@ public class CanaryBenchmark extends RttSuite {
   @Setup(Level.Trial)
   public void connect(BenchLab lab) throws SQLException {
     connection = lab.dataSource().getConnection();
-    select = connection.prepareStatement("SELECT 1");
+    long extraRows = (long) setting("LATENCYLAB_CANARY_EXTRA_ROWS", 0, 0);
+    select = connection.prepareStatement(extraRows == 0 ? "SELECT 1"
+        : "SELECT g FROM generate_series(1, " + (1 + extraRows) + ") g");
     work = Math.round(WORK * setting("LATENCYLAB_CANARY_SLOWDOWN", 1, 1));
     extraRoundTrips = (int) setting("LATENCYLAB_CANARY_EXTRA_ROUND_TRIPS", 0, 0);
   }
@@ -58,8 +61,9 @@ public class CanaryBenchmark extends RttSuite {
     state = x;
     for (int i = 0; i <= extraRoundTrips; i++) {
       try (ResultSet rs = select.executeQuery()) {
-        rs.next();
-        x += rs.getInt(1);
+        while (rs.next()) {
+          x += rs.getInt(1);
+        }
       }
     }
     metrics.done(1);

@@ -62,6 +62,13 @@ public final class ReportCommand implements Callable<Integer> {
           + " meet), each measured cell's time their median and its noise kept for the time gate"})
   boolean updateBaseline;
 
+  @Option(names = "--update-baseline-work",
+      description = {"With --baseline: write into the baseline each measured cell's counted work"
+          + " (rows, values, value bytes, buffers, WAL, temp bytes, allocations per operation:"
+          + " docs/work.md), the median of the --results, runs of unchanged code, its times and"
+          + " noise kept"})
+  boolean updateBaselineWork;
+
   @Spec
   CommandSpec spec;
 
@@ -76,6 +83,9 @@ public final class ReportCommand implements Callable<Integer> {
     }
     if (noise) {
       return noise(runs);
+    }
+    if (updateBaselineWork) {
+      return updateWork(runs);
     }
     Results run = runs.size() == 1 ? runs.get(0).getValue() : Results.merge(runs);
     BaselineComparison comparison = null;
@@ -106,6 +116,26 @@ public final class ReportCommand implements Callable<Integer> {
     }
     stdout.flush();
     return comparison == null || comparison.passed() ? 0 : 1;
+  }
+
+  /** The baseline with the runs' counted work: 1 when it has no cell they counted. */
+  private int updateWork(List<Map.Entry<Path, Results>> runs) {
+    if (baseline == null) {
+      throw new IllegalArgumentException("--update-baseline-work needs --baseline FILE");
+    }
+    try {
+      Baseline before = Baseline.read(baseline);
+      Baseline after = before.withWork(runs.stream().map(Map.Entry::getValue).toList());
+      long counted = after.cells().stream().filter(c -> !c.server().isEmpty()).count();
+      after.write(baseline);
+      spec.commandLine().getOut().println("latency-lab: the counted work of " + counted
+          + " cells, from " + runs.size() + " runs, written into " + baseline
+          + " (its times and noise kept; review and commit it)");
+      spec.commandLine().getOut().flush();
+      return counted == 0 ? 1 : 0;
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot rewrite the baseline " + baseline + ": " + e, e);
+    }
   }
 
   /** The noise of repeats run before, as bench --repeat writes it: 1 when a count moved. */
