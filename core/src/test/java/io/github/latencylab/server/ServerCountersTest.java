@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The server's counters as deltas: commits, WAL, temp files, cache hits. The counting runs in a
+ * The server's counters as deltas: commits, WAL, temp files, cache hits; and each statement's
+ * work from pg_stat_statements. The counting runs in a
  * database of its own: pg_stat_database counts per database, and the Lab's own sessions (its
  * schema's lock) publish their statistics on their own schedule.
  */
@@ -23,6 +24,7 @@ class ServerCountersTest {
 
   private static Lab lab;
   private static PGSimpleDataSource counted;
+  private static String statementsView;
 
   @BeforeAll
   static void start() throws SQLException {
@@ -39,6 +41,8 @@ class ServerCountersTest {
       st.execute("CREATE TABLE counted (id int, pad text)");
       st.execute("CREATE TABLE sorted AS SELECT g AS id, md5(g::text) AS pad"
           + " FROM generate_series(1, 100000) g");
+      st.execute("CREATE TABLE work (id int, pad text)");
+      statementsView = StatementStatistics.locate(c, true).view();
     }
   }
 
@@ -117,6 +121,38 @@ class ServerCountersTest {
       assertThat(cost.tempFiles()).isEqualTo(cost.tempBytes() > 0 ? 1 : 0);
       assertThat(cost.cacheHitRatio()).isBetween(0.0, 1.0);
       return cost.tempBytes();
+    }
+  }
+
+  // pg_stat_statements: every statement's work between two reads, at once (nothing to publish),
+  // without the reads' own
+
+  @Test
+  void theStatementReadsOwnStatementsAreNotCounted() throws SQLException {
+    try (Connection reader = counted.getConnection()) {
+      StatementStatistics before = StatementStatistics.read(reader, statementsView);
+      ServerCounters.walPosition(reader);
+      ServerCounters.read(reader);
+      StatementStatistics after = StatementStatistics.read(reader, statementsView);
+      assertThat(after.sinceAll(before)).isEqualTo(StatementStatistics.Work.NONE);
+    }
+  }
+
+  @Test
+  void anotherSessionsStatementsAreCountedAtOnce() throws SQLException {
+    try (Connection reader = counted.getConnection(); Connection worker = counted.getConnection();
+        Statement st = worker.createStatement()) {
+      StatementStatistics before = StatementStatistics.read(reader, statementsView);
+      for (int i = 0; i < 5; i++) {
+        st.executeUpdate("INSERT INTO work VALUES (" + i + ", repeat('x', 100))");
+      }
+      StatementStatistics.Work work = StatementStatistics.read(reader, statementsView)
+          .sinceAll(before);
+      assertThat(work.calls()).as("five inserts, one shape").isEqualTo(5);
+      assertThat(work.rows()).isEqualTo(5);
+      assertThat(work.walBytes()).as("each row's WAL, not yet published").isGreaterThan(5 * 100);
+      assertThat(work.blocks()).isPositive();
+      assertThat(work.tempBytes()).isZero();
     }
   }
 }
