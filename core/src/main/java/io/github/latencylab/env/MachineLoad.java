@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,7 +40,7 @@ public final class MachineLoad {
    * postmaster). Empty where /proc cannot be read.
    */
   public static Optional<MachineLoad> start(Set<Long> roots) {
-    Set<Long> all = new java.util.HashSet<>(roots);
+    Set<Long> all = new HashSet<>(roots);
     all.add(ProcessHandle.current().pid());
     try {
       return Optional.of(new MachineLoad(Set.copyOf(all), busyTicks(), ownTicks(all)));
@@ -98,7 +99,7 @@ public final class MachineLoad {
     }
     long own = 0;
     List<Long> todo = new ArrayList<>(roots);
-    Set<Long> seen = new java.util.HashSet<>();
+    Set<Long> seen = new HashSet<>();
     while (!todo.isEmpty()) {
       long pid = todo.remove(todo.size() - 1);
       if (seen.add(pid)) {

@@ -270,11 +270,12 @@ public final class BenchCommand implements Callable<Integer> {
           for (Planned p : plan) {
             progress.working(p + " @ " + rtt + of
                 + left.describe((System.nanoTime() - start) / 1_000_000));
-            Cell predicted = predict(p, measured, cells, budget);
+            Cell model = modelled(p, measured, cells); // once: it fits the model
+            Cell predicted = predict(p, measured, model, fitted(p, cells), budget);
             if (predicted != null) {
               cells.add(predicted);
             } else {
-              cells.add(measure(p.warmedFor(modelled(p, measured, cells)), measured,
+              cells.add(measure(p.warmedFor(model), measured,
                   forkArgs(hostArgs, measured, handle), jmhLog, lab.settings(), budget,
                   profile.precision, raw));
             }
@@ -550,12 +551,17 @@ public final class BenchCommand implements Callable<Integer> {
    * lower RTTs), or else scaled from a smaller size at this RTT.
    */
   static Cell predict(Planned p, MeasuredRtt rtt, List<Cell> done, Profile.Budget budget) {
-    Cell model = modelled(p, rtt, done);
+    return predict(p, rtt, modelled(p, rtt, done), fitted(p, done), budget);
+  }
+
+  // the model's cell where the budget does not measure p ({@code fitted}: on lower RTTs)
+  private static Cell predict(Planned p, MeasuredRtt rtt, Cell model, boolean fitted,
+      Profile.Budget budget) {
     if (model == null) {
       return null;
     }
     Planned warmed = p.warmedFor(model);
-    boolean measure = fitted(p, done)
+    boolean measure = fitted
         ? budget.measuresAgain(p) && budget.fits(warmed, rtt.rtt(), model.timeMs())
         : model.timeMs() <= 0 || budget.fits(warmed, rtt.rtt(), model.timeMs());
     return measure ? null : model;
@@ -566,9 +572,9 @@ public final class BenchCommand implements Callable<Integer> {
    * a smaller size at this RTT; null where it has neither.
    */
   static Cell modelled(Planned p, MeasuredRtt rtt, List<Cell> done) {
-    if (fitted(p, done)) {
-      return LatencyModel.fit(measuredOf(p, done)).predict(rtt.rtt(), rtt.addedMs(),
-          rtt.baselineMs());
+    List<Cell> measured = measuredOf(p, done);
+    if (!measured.isEmpty()) {
+      return LatencyModel.fit(measured).predict(rtt.rtt(), rtt.addedMs(), rtt.baselineMs());
     }
     double size = p.series().size().orElse(0);
     Cell smaller = null;
