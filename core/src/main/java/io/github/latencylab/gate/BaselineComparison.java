@@ -131,6 +131,7 @@ public final class BaselineComparison implements ReportWriter.Check {
     current.cells().stream().sorted(Cell.ORDER).forEach(c -> after.put(c.key(), c));
     int compared = 0;
     List<Cell[]> judged = new ArrayList<>(); // by the time gate, once the run's drift is known
+    Map<String, List<String>> uncounted = new LinkedHashMap<>(); // counter -> cells
     for (Cell c : after.values()) {
       Cell b = before.get(c.key());
       if (b == null) {
@@ -156,6 +157,8 @@ public final class BaselineComparison implements ReportWriter.Check {
       WorkGate.judge(out, b, c, t.work(), baseline.plans().getOrDefault(c.key(), Map.of()),
           plans.getOrDefault(c.key(), Map.of()), baselineRanAfter == null ? null
               : ranAfter.getOrDefault(c.key(), "after other tests"), baselineRanAfter);
+      WorkGate.uncounted(b, c).forEach(counter ->
+          uncounted.computeIfAbsent(counter, k -> new ArrayList<>()).add(c.key()));
       if (gate.judges(c.key()) && Double.isFinite(c.timeMs())) {
         judged.add(new Cell[] {b, c});
       } else {
@@ -174,6 +177,11 @@ public final class BaselineComparison implements ReportWriter.Check {
       }
     }
     out.addAll(modelCheck(current, t));
+    uncounted.forEach((counter, cells) -> out.add(new Finding(Level.FAIL, counter, "not counted"
+        + " in this run for " + cells.size() + " cell" + (cells.size() == 1 ? "" : "s") + " the"
+        + " baseline counts it for (" + cells.get(0) + (cells.size() == 1 ? "" : ", ...")
+        + "): the gate cannot judge work a run did not count; the run's log says why (the"
+        + " server's work needs pg_stat_statements), or take the baseline without it", false)));
     missing(out, before, after, current);
     // a baseline of counts only (the JUnit extension's: a test's time is no benchmark)
     boolean times = before.values().stream().anyMatch(b -> Double.isFinite(b.timeMs()));

@@ -17,7 +17,8 @@ import java.util.Map;
  * bytes sent within an epsilon, buffers,
  * WAL, temp bytes and allocations within their {@link WorkTolerances}, and each statement's plan
  * by its fingerprint. A cell carries its work per operation in {@link Cell#server()} by the
- * names below; a counter absent on either side is not compared. Every finding is priced: bytes
+ * names below; a counter the baseline has and a run lacks is a failure of its own ({@link
+ * #uncounted}), one the baseline lacks is not compared. Every finding is priced: bytes
  * as the window flights they take on a new connection at each RTT, buffers by the server's time
  * for them now.
  */
@@ -48,6 +49,11 @@ public final class WorkGate {
   static final List<String> KEPT = List.of(ROWS, VALUES, VALUE_BYTES, BLOCKS, WAL, TEMP,
       ALLOCATED);
 
+  // what the findings call each counter
+  private static final Map<String, String> LABELS = Map.of(ROWS, "rows/op", VALUES,
+      "values received/op", VALUE_BYTES, "value bytes sent/op", BLOCKS, "buffers touched/op",
+      WAL, "WAL/op", TEMP, "temp bytes/op", ALLOCATED, "allocated bytes/op");
+
   private static final List<Rtt> PRICED_AT = List.of(Rtt.parse("20ms"), Rtt.parse("320ms"));
 
   private WorkGate() {
@@ -69,11 +75,11 @@ public final class WorkGate {
     if (b.statementsPerOp() != c.statementsPerOp() || b.roundTripsPerOp() != c.roundTripsPerOp()) {
       return;
     }
-    exact(out, key, "rows/op", b.server().get(ROWS), c.server().get(ROWS),
+    exact(out, key, LABELS.get(ROWS), b.server().get(ROWS), c.server().get(ROWS),
         "the rows a statement returns are the data's");
-    exact(out, key, "values received/op", b.server().get(VALUES), c.server().get(VALUES),
+    exact(out, key, LABELS.get(VALUES), b.server().get(VALUES), c.server().get(VALUES),
         "rows x columns: a wider select, an EAGER join, more");
-    bytes(out, key, "value bytes sent/op", b.server().get(VALUE_BYTES),
+    bytes(out, key, LABELS.get(VALUE_BYTES), b.server().get(VALUE_BYTES),
         c.server().get(VALUE_BYTES), t);
     String history = ranAfter == null || ranAfter.equals(baselineRanAfter) ? null
         : " (reported, not failed: the test ran " + ranAfter + ", the baseline's "
@@ -81,24 +87,43 @@ public final class WorkGate {
         + " things first)";
     List<Finding> historical = new ArrayList<>();
     Double serverMs = c.server().get(SERVER_MS);
-    grown(out, key, "buffers touched/op", BLOCKS, b, c, t.blocksRatio(), t.blocksFloor(), false,
+    grown(out, key, LABELS.get(BLOCKS), BLOCKS, b, c, t.blocksRatio(), t.blocksFloor(), false,
         serverMs == null ? "" : "; the server's time executing the statements now "
             + Format.duration(serverMs) + "/op");
-    grown(out, key, "WAL/op", WAL, b, c, t.walRatio(), t.walFloorBytes(), true, "");
+    grown(out, key, LABELS.get(WAL), WAL, b, c, t.walRatio(), t.walFloorBytes(), true, "");
     Double tempBefore = b.server().get(TEMP);
     Double tempAfter = c.server().get(TEMP);
     if (tempBefore != null && tempAfter != null && tempBefore == 0 && tempAfter > 0) {
-      out.add(fail(key, "temp bytes/op 0 B -> " + Format.bytes(tempAfter) + " (a sort or hash"
+      out.add(fail(key, LABELS.get(TEMP) + " 0 B -> " + Format.bytes(tempAfter) + " (a sort or hash"
           + " now spills past work_mem to disk)"));
     } else {
-      grown(out, key, "temp bytes/op", TEMP, b, c, t.tempRatio(), t.tempFloorBytes(), true, "");
+      grown(out, key, LABELS.get(TEMP), TEMP, b, c, t.tempRatio(), t.tempFloorBytes(), true, "");
     }
-    grown(historical, key, "allocated bytes/op", ALLOCATED, b, c, t.allocatedRatio(),
+    grown(historical, key, LABELS.get(ALLOCATED), ALLOCATED, b, c, t.allocatedRatio(),
         t.allocatedFloorBytes(), true, "; on the test's thread");
     for (Finding f : historical) {
       out.add(history == null || f.level() != Level.FAIL ? f
           : new Finding(Level.INFO, f.subject(), f.message() + history, false));
     }
+  }
+
+  /**
+   * The counters {@code b} counted and {@code c} did not, by what the findings call them, for
+   * cells whose statements and round trips match (the others are not judged on work): the gate
+   * cannot judge what a run did not count, e.g. the server's work on a database without
+   * pg_stat_statements.
+   */
+  static List<String> uncounted(Cell b, Cell c) {
+    if (b.statementsPerOp() != c.statementsPerOp() || b.roundTripsPerOp() != c.roundTripsPerOp()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (String name : KEPT) {
+      if (b.server().get(name) != null && c.server().get(name) == null) {
+        out.add(LABELS.get(name));
+      }
+    }
+    return out;
   }
 
   private static void exact(List<Finding> out, String key, String what, Double before,

@@ -72,6 +72,24 @@ class WorkGateTest {
   }
 
   @Test
+  void workTheBaselineCountsAndTheRunDidNotFailsNamingTheCounters() {
+    Map<String, Double> withoutServer = Map.of(WorkGate.ROWS, 10.0, WorkGate.VALUES, 10.0,
+        WorkGate.VALUE_BYTES, 120.0, WorkGate.ALLOCATED, 900_000.0);
+    BaselineComparison c = compare(withoutServer, "after 12 tests (3f2a9c1b)");
+    assertThat(c.failures()).extracting(BaselineComparison.Finding::toString).containsExactly(
+        "FAIL buffers touched/op: not counted in this run for 1 cell the baseline counts it for"
+            + " (" + KEY + "): the gate cannot judge work a run did not count; the run's log"
+            + " says why (the server's work needs pg_stat_statements), or take the baseline"
+            + " without it",
+        "FAIL WAL/op: not counted in this run for 1 cell the baseline counts it for (" + KEY
+            + "): the gate cannot judge work a run did not count; the run's log says why (the"
+            + " server's work needs pg_stat_statements), or take the baseline without it",
+        "FAIL temp bytes/op: not counted in this run for 1 cell the baseline counts it for ("
+            + KEY + "): the gate cannot judge work a run did not count; the run's log says why"
+            + " (the server's work needs pg_stat_statements), or take the baseline without it");
+  }
+
+  @Test
   void aBaselineWithoutWorkTakesTheMedianOfRunsWithTheSameCountsItsTimeKept() {
     Cell timed = new Cell(Series.of("NPlusOneBenchmark", "lazyLoop", Map.of()), Rtt.parse("0.5ms"),
         0.5, 0.2, 60, 1, 101, 101, Double.NaN, Map.of(), null, 0, null);
