@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.postgresql.core.BaseStatement;
+import org.postgresql.core.QueryExecutor;
 
 /**
  * The plan the server chooses for one statement as it was sent, its values included, reduced to
@@ -79,7 +81,7 @@ public record QueryPlan(String fingerprint, long queryId, Map<String, Long> tabl
     } else if (literals != null) {
       plan = explainPrepared(c, body, parameters, literals);
     } else {
-      plan = explain(c, "EXPLAIN (GENERIC_PLAN, VERBOSE, FORMAT JSON) " + body);
+      plan = explainGeneric(c, "EXPLAIN (GENERIC_PLAN, VERBOSE, FORMAT JSON) " + body);
     }
     JsonNode root = plan.path(0);
     Set<List<String>> tables = new LinkedHashSet<>();
@@ -130,6 +132,20 @@ public record QueryPlan(String fingerprint, long queryId, Map<String, Long> tabl
       } finally {
         st.execute("DEALLOCATE " + PREPARED);
       }
+    }
+  }
+
+  // $1, ... left in the text: sent as a simple Query, which carries no Bind to fill them
+  private static JsonNode explainGeneric(Connection c, String explain) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.unwrap(BaseStatement.class).executeWithFlags(explain,
+          QueryExecutor.QUERY_EXECUTE_AS_SIMPLE);
+      try (ResultSet rs = st.getResultSet()) {
+        rs.next();
+        return JSON.readTree(rs.getString(1));
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new SQLException("EXPLAIN's JSON did not parse: " + e.getOriginalMessage(), e);
     }
   }
 
