@@ -354,6 +354,49 @@ public record Baseline(int format, String createdAt, String profile, String meas
         cells.stream().filter(c -> keep.contains(c.key())).toList(), noise, kept, keptAfter);
   }
 
+  /** This baseline with {@code newPlans} (by cell key, by statement shape) for its plans. */
+  public Baseline withPlans(Map<String, Map<String, StatementPlan>> newPlans) {
+    return withTests(newPlans, after);
+  }
+
+  /**
+   * Writes a run's plans, by cell key and statement shape, as a baseline keeps them (a bench
+   * run's plans.json, beside its results.json).
+   */
+  public static void writePlans(Path file, Map<String, Map<String, StatementPlan>> plans)
+      throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    new TreeMap<>(plans).forEach((key, cellPlans) -> plansJson(root.putObject(key), cellPlans));
+    Files.writeString(file, JSON.writeValueAsString(root) + "\n");
+  }
+
+  /** The plans {@link #writePlans} wrote. */
+  public static Map<String, Map<String, StatementPlan>> readPlans(Path file) throws IOException {
+    Map<String, Map<String, StatementPlan>> plans = new LinkedHashMap<>();
+    JSON.readTree(file.toFile()).properties().forEach(e -> plans.put(e.getKey(),
+        plansOf(e.getValue())));
+    return plans;
+  }
+
+  private static void plansJson(ObjectNode p, Map<String, StatementPlan> cellPlans) {
+    cellPlans.forEach((shape, plan) -> {
+      ObjectNode o = p.putObject(shape);
+      o.put("callSite", plan.callSite());
+      o.put("plan", plan.plan());
+      number(o, "blocksPerCall", round(plan.blocksPerCall()));
+      o.put("tableRows", plan.tableRows());
+    });
+  }
+
+  private static Map<String, StatementPlan> plansOf(JsonNode p) {
+    Map<String, StatementPlan> cellPlans = new LinkedHashMap<>();
+    p.properties().forEach(e -> cellPlans.put(e.getKey(), new StatementPlan(
+        e.getValue().path("callSite").asText(null), e.getValue().path("plan").asText(null),
+        Results.number(e.getValue().path("blocksPerCall")),
+        e.getValue().path("tableRows").asLong(0), Double.NaN)));
+    return cellPlans;
+  }
+
   /** Writes the baseline as pretty JSON, keys in a stable order, ending with a newline. */
   public void write(Path file) throws IOException {
     ObjectNode root = JSON.createObjectNode();
@@ -399,14 +442,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
       }
       Map<String, StatementPlan> cellPlans = plans.get(c.key());
       if (cellPlans != null && !cellPlans.isEmpty()) {
-        ObjectNode p = n.putObject("plans");
-        cellPlans.forEach((shape, plan) -> {
-          ObjectNode o = p.putObject(shape);
-          o.put("callSite", plan.callSite());
-          o.put("plan", plan.plan());
-          number(o, "blocksPerCall", round(plan.blocksPerCall()));
-          o.put("tableRows", plan.tableRows());
-        });
+        plansJson(n.putObject("plans"), cellPlans);
       }
       TimeNoise tn = noise.get(c.key());
       if (tn != null) {
@@ -485,12 +521,7 @@ public record Baseline(int format, String createdAt, String profile, String meas
         after.put(e.getKey(), n.path("after").asText());
       }
       if (n.path("plans").isObject()) {
-        Map<String, StatementPlan> cellPlans = new LinkedHashMap<>();
-        n.path("plans").properties().forEach(p -> cellPlans.put(p.getKey(), new StatementPlan(
-            p.getValue().path("callSite").asText(null), p.getValue().path("plan").asText(null),
-            Results.number(p.getValue().path("blocksPerCall")),
-            p.getValue().path("tableRows").asLong(0), Double.NaN)));
-        plans.put(e.getKey(), cellPlans);
+        plans.put(e.getKey(), plansOf(n.path("plans")));
       }
       JsonNode tn = n.path("noise");
       if (tn.isObject()) {

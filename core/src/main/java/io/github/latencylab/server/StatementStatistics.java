@@ -1,10 +1,13 @@
 package io.github.latencylab.server;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -143,6 +146,41 @@ public final class StatementStatistics {
       all = all.plus(since(earlier, queryId));
     }
     return all;
+  }
+
+  /**
+   * What each statement that ran between {@code earlier} and this read did, by query
+   * identifier: those with calls only.
+   */
+  public Map<Long, Work> sinceEach(StatementStatistics earlier) {
+    Map<Long, Work> out = new LinkedHashMap<>();
+    for (long queryId : byQueryId.keySet()) {
+      Work w = since(earlier, queryId);
+      if (w.calls() > 0) {
+        out.put(queryId, w);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The text pg_stat_statements keeps of each statement of {@code queryIds} on {@code c}'s
+   * database: the first one it saw of the shape, its constants as {@code $1}, {@code $2}, ...
+   */
+  public static Map<Long, String> texts(Connection c, String view, Collection<Long> queryIds)
+      throws SQLException {
+    Map<Long, String> out = new LinkedHashMap<>();
+    try (PreparedStatement st = c.prepareStatement(OWN + "SELECT queryid, query FROM " + view
+        + " WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname ="
+        + " current_database()) AND queryid = ANY (?)")) {
+      st.setArray(1, c.createArrayOf("bigint", queryIds.toArray()));
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          out.putIfAbsent(rs.getLong(1), rs.getString(2));
+        }
+      }
+    }
+    return out;
   }
 
   /**

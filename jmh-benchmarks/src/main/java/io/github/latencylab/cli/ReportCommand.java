@@ -4,14 +4,20 @@ import io.github.latencylab.bench.runner.JmhJson;
 import io.github.latencylab.bench.runner.Noise;
 import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.gate.BaselineComparison;
+import io.github.latencylab.gate.StatementPlan;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,8 +71,9 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--update-baseline-work",
       description = {"With --baseline: write into the baseline each measured cell's counted work"
           + " (rows, values, value bytes, buffers, WAL, temp bytes, allocations per operation:"
-          + " docs/work.md), the median of the --results, runs of unchanged code, its times and"
-          + " noise kept"})
+          + " docs/work.md), the median of the --results, runs of unchanged code, and the"
+          + " plans of their statements every run agrees on (each run's plans.json), its times"
+          + " and noise kept"})
   boolean updateBaselineWork;
 
   @Spec
@@ -118,6 +125,32 @@ public final class ReportCommand implements Callable<Integer> {
     return comparison == null || comparison.passed() ? 0 : 1;
   }
 
+  /**
+   * Per cell and statement, the plan every run that read one agrees on; a statement whose
+   * runs disagree is left out, and said (a plan that moves on unchanged code gates nothing).
+   */
+  private Map<String, Map<String, StatementPlan>> agreed(
+      List<Map<String, Map<String, StatementPlan>>> runs) {
+    Map<String, Map<String, StatementPlan>> out = new TreeMap<>();
+    Map<String, Set<String>> differ = new TreeMap<>();
+    for (Map<String, Map<String, StatementPlan>> run : runs) {
+      run.forEach((cell, plans) -> plans.forEach((shape, plan) -> {
+        StatementPlan first = out.computeIfAbsent(cell, k -> new LinkedHashMap<>())
+            .putIfAbsent(shape, plan);
+        if (first != null && !first.plan().equals(plan.plan())) {
+          differ.computeIfAbsent(cell, k -> new TreeSet<>()).add(shape);
+        }
+      }));
+    }
+    differ.forEach((cell, shapes) -> shapes.forEach(shape -> {
+      out.get(cell).remove(shape);
+      spec.commandLine().getOut().println("latency-lab: not kept, its plan differs between the"
+          + " runs: " + cell + ": `" + shape + "`");
+    }));
+    out.values().removeIf(Map::isEmpty);
+    return out;
+  }
+
   /** The baseline with the runs' counted work: 1 when it has no cell they counted. */
   private int updateWork(List<Map.Entry<Path, Results>> runs) {
     if (baseline == null) {
@@ -127,9 +160,22 @@ public final class ReportCommand implements Callable<Integer> {
       Baseline before = Baseline.read(baseline);
       Baseline after = before.withWork(runs.stream().map(Map.Entry::getValue).toList());
       long counted = after.cells().stream().filter(c -> !c.server().isEmpty()).count();
+      List<Map<String, Map<String, StatementPlan>>> runPlans = new ArrayList<>();
+      for (Map.Entry<Path, Results> run : runs) {
+        Path plans = run.getKey().resolveSibling("plans.json");
+        if (Files.exists(plans)) {
+          runPlans.add(Baseline.readPlans(plans));
+        }
+      }
+      Map<String, Map<String, StatementPlan>> plans = agreed(runPlans);
+      if (!plans.isEmpty()) {
+        after = after.withPlans(plans);
+      }
       after.write(baseline);
       spec.commandLine().getOut().println("latency-lab: the counted work of " + counted
-          + " cells, from " + runs.size() + " runs, written into " + baseline
+          + " cells, from " + runs.size() + " runs, " + (plans.isEmpty() ? "" : "and the plans"
+          + " of " + plans.size() + " cells' statements (from " + runPlans.size() + " runs'"
+          + " plans.json), ") + "written into " + baseline
           + " (its times and noise kept; review and commit it)");
       spec.commandLine().getOut().flush();
       return counted == 0 ? 1 : 0;

@@ -14,6 +14,7 @@ import io.github.latencylab.env.MachineLoad;
 import io.github.latencylab.env.Setting;
 import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.gate.BaselineComparison;
+import io.github.latencylab.gate.StatementPlan;
 import io.github.latencylab.history.History;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Cell;
@@ -162,6 +163,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin
   LabOptions labOptions;
 
+  // by cell key, the plans of the statements each measured cell ran (CellPlans)
+  private final Map<String, Map<String, StatementPlan>> plans = new LinkedHashMap<>();
+
   @Override
   public Integer call() throws Exception {
     Profile profile = profile(profileName);
@@ -248,6 +252,7 @@ public final class BenchCommand implements Callable<Integer> {
     LabConfig config = labOptions.config().with(Setting.RELAY, "true");
     List<String> hostArgs = hostJvmArgs(config);
     try (Lab lab = Lab.start(config); LabHandle handle = lab.handle();
+        CellPlans cellPlans = CellPlans.of(lab);
         Progress progress = new Progress("bench",
             (long) plan.size() * sweep.size() * repeats)) {
       System.err.println("latency-lab: " + lab.describe());
@@ -275,9 +280,12 @@ public final class BenchCommand implements Callable<Integer> {
             if (predicted != null) {
               cells.add(predicted);
             } else {
-              cells.add(measure(p.warmedFor(model), measured,
+              cellPlans.before();
+              Cell cell = measure(p.warmedFor(model), measured,
                   forkArgs(hostArgs, measured, handle), jmhLog, lab.settings(), budget,
-                  profile.precision, raw));
+                  profile.precision, raw);
+              cells.add(cell);
+              plans.put(cell.key(), cellPlans.after(JmhResults.queryIds(raw.get(cell.key()))));
             }
             left.step(predicted == null);
             progress.step();
@@ -286,6 +294,7 @@ public final class BenchCommand implements Callable<Integer> {
         passes.add(results(profile, environment, cells));
       }
       all = passes.get(passes.size() - 1);
+      cellPlans.unread().ifPresent(why -> System.err.println("latency-lab: " + why));
       comparison = repeats > 1 ? null : compare(all, plan, sweep);
       double others = load.map(MachineLoad::othersCores).orElse(Double.NaN);
       String shared = shared(others, environment.cpus());
@@ -315,6 +324,7 @@ public final class BenchCommand implements Callable<Integer> {
     ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve("jmh-results.json")
         .toString()).writeOut(raw.values());
     ReportWriter.write(all, out, comparison);
+    Baseline.writePlans(out.resolve("plans.json"), plans);
     if (history != null) {
       History.Run run = new History.Run(commit, HistoryCommand.ref(System.getenv()),
           comparison == null ? null : comparison.passed(), all);
@@ -325,7 +335,7 @@ public final class BenchCommand implements Callable<Integer> {
     System.out.println();
     System.out.print(ReportWriter.consoleTable(all));
     System.out.println("report: " + out.resolve("report.html") + " (also report.md, results.json,"
-        + " charts/, jmh-results.json)");
+        + " plans.json, charts/, jmh-results.json)");
     if (comparison == null) {
       return 0;
     }
@@ -366,7 +376,8 @@ public final class BenchCommand implements Callable<Integer> {
       return 1;
     }
     if (baseline != null && updateBaseline) {
-      Baseline written = Baseline.update(passes, baseline);
+      Baseline written = Baseline.update(passes, baseline).withPlans(plans);
+      written.write(baseline);
       System.out.println("latency-lab: baseline rewritten from " + passes.size() + " repeats, "
           + written.noise().size() + " cells with their noise: " + baseline
           + " (review and commit it)");
@@ -421,7 +432,7 @@ public final class BenchCommand implements Callable<Integer> {
       return null;
     }
     if (updateBaseline) {
-      Baseline.update(all, baseline);
+      Baseline.update(all, baseline).withPlans(plans).write(baseline);
       System.out.println("latency-lab: baseline rewritten: " + baseline + " (review and commit it)");
       return null;
     }
@@ -436,7 +447,8 @@ public final class BenchCommand implements Callable<Integer> {
         planned.add(p.series().keyAt(rtt));
       }
     }
-    return BaselineComparison.compare(Baseline.read(baseline).only(planned), all, true);
+    return BaselineComparison.compare(Baseline.read(baseline).only(planned), all, true, plans,
+        Map.of());
   }
 
   /** Other processes' average load from which a run's times are not judged: half a core. */

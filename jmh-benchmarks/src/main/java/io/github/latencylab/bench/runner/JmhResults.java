@@ -1,12 +1,15 @@
 package io.github.latencylab.bench.runner;
 
 import io.github.latencylab.bench.support.MeasuredRtt;
+import io.github.latencylab.bench.support.WireMetrics;
 import io.github.latencylab.report.Cell;
 import io.github.latencylab.report.Series;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
@@ -44,6 +47,18 @@ final class JmhResults {
         score(run, "roundTripsPerOp"), score(run, "statementsPerOp"),
         score(run, "rowsPerSecond"), server, null,
         JmhJson.zeroIfAbsent(score(run, "windowRoundTripsPerOp")), null);
+  }
+
+  /** The query ids of the statements the cell's forks ran ({@link WireMetrics#STATEMENT}). */
+  static Set<Long> queryIds(RunResult run) {
+    Set<Long> ids = new TreeSet<>();
+    for (BenchmarkResult fork : run.getBenchmarkResults()) {
+      fork.getSecondaryResults().keySet().stream()
+          .filter(name -> name.startsWith(WireMetrics.STATEMENT))
+          .forEach(name -> ids.add(Long.parseLong(name.substring(
+              WireMetrics.STATEMENT.length()))));
+    }
+    return ids;
   }
 
   /** The time per operation of each measurement iteration, in ms, every fork's in order. */

@@ -55,6 +55,7 @@ public class WireMetrics {
   private long allocatedStart;
   private String statementView; // pg_stat_statements, or null where it cannot be read
   private StatementStatistics statementsStart;
+  private StatementStatistics forkStatements; // before the fork's first operation
   private long startNanos;
   private long ops;
   private long rows;
@@ -80,6 +81,9 @@ public class WireMetrics {
     }
     walStart = walPosition();
     statementsStart = statements();
+    if (forkStatements == null) {
+      forkStatements = statementsStart;
+    }
     dataStart = data();
     allocatedStart = Allocations.onThisThread();
     start = wire();
@@ -149,6 +153,12 @@ public class WireMetrics {
     if (countersConnection == null) {
       return;
     }
+    // which statements the fork ran, by query id, for the runner to read their plans
+    StatementStatistics now = statements();
+    if (now != null && forkStatements != null) {
+      now.sinceEach(forkStatements).forEach((queryId, work) -> WireMetricsProfiler.ofFork(
+          STATEMENT + queryId, work.calls() / ((double) forkOps * threads)));
+    }
     int published = publishMine();
     ServerCounters fork = ServerCounters.read(countersConnection).minus(forkStart)
         .lessCommits((long) threads * (ServerCounters.OWN_COMMITS + ownReads + published));
@@ -160,6 +170,12 @@ public class WireMetrics {
     countersConnection.close();
     countersConnection = null;
   }
+
+  /**
+   * A statement the fork ran: this and its query id, its calls per operation the value (the
+   * runner reads its plan: {@code JmhResults.queryIds}).
+   */
+  public static final String STATEMENT = "statementQueryId.";
 
   // "commitsPerOp" -> "serverCommitsPerOp": the names JmhJson reads as the cell's counters
   private static String counter(String name) {
