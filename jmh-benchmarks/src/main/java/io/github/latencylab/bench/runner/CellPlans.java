@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * The plans of the statements each cell ran, for the gate to compare as it compares a users'
@@ -21,30 +22,35 @@ import java.util.Set;
  * {@code $1}, ..., so the plan is PostgreSQL's generic plan for the shape (16 and later), not
  * a custom one for values the bench sent: on the suites' data, loaded and analysed before
  * they run, the same plan. Buffers and the server's time per call are the cell's, over its
- * forks.
+ * forks. Each read is a new session, as the forks' connections were: it plans with the
+ * settings a role or database has now (work_mem lowered for the role changes the plan).
  */
-final class CellPlans implements AutoCloseable {
+final class CellPlans {
 
-  private final Connection connection;
+  private final DataSource direct;
   private final String view;
   private StatementStatistics before;
   private int unread;
   private String firstUnread;
 
-  private CellPlans(Connection connection, String view) {
-    this.connection = connection;
+  private CellPlans(DataSource direct, String view) {
+    this.direct = direct;
     this.view = view;
   }
 
   /** Plans read on {@code lab}'s server, where pg_stat_statements can be read. */
-  static CellPlans of(Lab lab) throws SQLException {
+  static CellPlans of(Lab lab) {
     String view = lab.statementStatistics().view();
-    return new CellPlans(view == null ? null : lab.directDataSource().getConnection(), view);
+    return new CellPlans(lab.directDataSource(), view);
   }
 
   /** Before a cell runs: what every statement did so far. */
   void before() throws SQLException {
-    before = view == null ? null : StatementStatistics.read(connection, view);
+    if (view != null) {
+      try (Connection c = direct.getConnection()) {
+        before = StatementStatistics.read(c, view);
+      }
+    }
   }
 
   /**
@@ -55,6 +61,13 @@ final class CellPlans implements AutoCloseable {
     if (view == null || before == null || queryIds.isEmpty()) {
       return Map.of();
     }
+    try (Connection c = direct.getConnection()) {
+      return plans(c, queryIds);
+    }
+  }
+
+  private Map<String, StatementPlan> plans(Connection connection, Set<Long> queryIds)
+      throws SQLException {
     Map<Long, StatementStatistics.Work> work = StatementStatistics.read(connection, view)
         .sinceEach(before);
     Map<String, StatementPlan> plans = new LinkedHashMap<>();
@@ -87,12 +100,5 @@ final class CellPlans implements AutoCloseable {
     return unread == 0 ? Optional.empty() : Optional.of("the plans of " + unread
         + " statement" + (unread == 1 ? "" : "s") + " could not be read (the gate does not"
         + " compare them), the first " + firstUnread);
-  }
-
-  @Override
-  public void close() throws SQLException {
-    if (connection != null) {
-      connection.close();
-    }
   }
 }

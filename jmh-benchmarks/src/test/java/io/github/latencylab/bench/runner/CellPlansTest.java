@@ -65,15 +65,14 @@ class CellPlansTest {
   void anIndexDroppedBetweenTwoCellsFailsTheGateOnItsPlan(@TempDir Path dir) throws Exception {
     Map<String, StatementPlan> indexed;
     Map<String, StatementPlan> dropped;
-    try (CellPlans plans = CellPlans.of(lab)) {
-      indexed = cell(plans);
-      try (Connection c = lab.directDataSource().getConnection();
-          Statement st = c.createStatement()) {
-        st.execute("DROP INDEX cell_plans_owners_last_name");
-      }
-      dropped = cell(plans);
-      assertThat(plans.unread()).isEmpty();
+    CellPlans plans = CellPlans.of(lab);
+    indexed = cell(plans);
+    try (Connection c = lab.directDataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("DROP INDEX cell_plans_owners_last_name");
     }
+    dropped = cell(plans);
+    assertThat(plans.unread()).isEmpty();
 
     // TRUNCATE has no plan; SELECT 1 is kept as pg_stat_statements keeps it
     assertThat(indexed).containsOnlyKeys(LOOKUP, "SELECT $1");
