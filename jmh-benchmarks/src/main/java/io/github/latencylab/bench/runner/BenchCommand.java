@@ -252,10 +252,11 @@ public final class BenchCommand implements Callable<Integer> {
     LabConfig config = labOptions.config().with(Setting.RELAY, "true");
     List<String> hostArgs = hostJvmArgs(config);
     try (Lab lab = Lab.start(config); LabHandle handle = lab.handle();
-        CellPlans cellPlans = CellPlans.of(lab);
+        ForkClasses forkClasses = ForkClasses.inTemporaryDirectory();
         Progress progress = new Progress("bench",
             (long) plan.size() * sweep.size() * repeats)) {
       System.err.println("latency-lab: " + lab.describe());
+      CellPlans cellPlans = CellPlans.of(lab);
       // created here, on a server the Lab owns, for the forks to read each cell's work
       lab.statementStatistics().unavailable()
           .ifPresent(why -> System.err.println("latency-lab: " + why));
@@ -281,9 +282,10 @@ public final class BenchCommand implements Callable<Integer> {
               cells.add(predicted);
             } else {
               cellPlans.before();
-              Cell cell = measure(p.warmedFor(model), measured,
-                  forkArgs(hostArgs, measured, handle), jmhLog, lab.settings(), budget,
-                  profile.precision, raw);
+              List<String> args = new ArrayList<>(forkArgs(hostArgs, measured, handle));
+              args.addAll(forkClasses.args(p.series().suite()));
+              Cell cell = measure(p.warmedFor(model), measured, args, jmhLog, lab.settings(),
+                  budget, profile.precision, raw);
               cells.add(cell);
               plans.put(cell.key(), cellPlans.after(JmhResults.queryIds(raw.get(cell.key()))));
             }
