@@ -2,6 +2,7 @@
 do (io.github.latencylab.report.Format). The numbers themselves, predictions and the model's
 check included, come from the results.json that ./latency-lab bench or report wrote."""
 import json
+import re
 
 MINUTE = 60_000
 HOUR = 60 * MINUTE
@@ -68,3 +69,34 @@ def cell(m, star="\\*"):
 def load(path):
     with open(path) as f:
         return json.load(f)
+
+
+# the baseline check's counters, in the order a page names them, and how a FAIL line of each
+# starts after "FAIL <cell or test>: " (io.github.latencylab.gate.WorkGate, BaselineComparison)
+GATE_COUNTERS = [
+    ("plan", re.compile(r"^`.*`( \(.*\))?: plan ")),
+    ("round trips", re.compile(r"^round trips/op ")),
+    ("statements", re.compile(r"^statements/op ")),
+    ("rows", re.compile(r"^rows/op ")),
+    ("values", re.compile(r"^values received/op ")),
+    ("bytes", re.compile(r"^value bytes sent/op ")),
+    ("buffers", re.compile(r"^buffers touched/op ")),
+    ("WAL", re.compile(r"^WAL/op ")),
+    ("temp", re.compile(r"^temp bytes/op ")),
+    ("allocations", re.compile(r"^allocated bytes/op ")),
+    ("not counted", re.compile(r"^not counted ")),
+    ("missing", re.compile(r"^missing ")),
+    ("time", re.compile(r"time/op|drift")),
+]
+
+
+def gate_failures(report):
+    """The FAIL lines of a report.md's baseline check: (cell or test, counter, message)."""
+    out = []
+    with open(report) as f:
+        for line in f:
+            if line.startswith("FAIL "):
+                subject, message = line[5:].rstrip("\n").split(": ", 1)
+                counter = next((name for name, p in GATE_COUNTERS if p.search(message)), "other")
+                out.append((subject, counter, message))
+    return out

@@ -9,19 +9,8 @@ import os
 import re
 import sys
 
-COUNTERS = [  # (name, how a finding of it starts after "FAIL <test>: ")
-    ("plan", re.compile(r"^`.*`( \(.*\))?: plan ")),
-    ("round trips", re.compile(r"^round trips/op ")),
-    ("statements", re.compile(r"^statements/op ")),
-    ("rows", re.compile(r"^rows/op ")),
-    ("values", re.compile(r"^values received/op ")),
-    ("bytes", re.compile(r"^value bytes sent/op ")),
-    ("buffers", re.compile(r"^buffers touched/op ")),
-    ("WAL", re.compile(r"^WAL/op ")),
-    ("temp", re.compile(r"^temp bytes/op ")),
-    ("allocations", re.compile(r"^allocated bytes/op ")),
-    ("missing", re.compile(r"^missing ")),
-]
+from pages import gate_failures
+
 SEEDS = {
     "seed-index-dropped": "the ISBN index dropped (`@Index` removed from `Edition`)",
     "seed-wide-select": "a wide select: the lookups fetch the entity (a 1 kB blurb) for its title",
@@ -32,13 +21,9 @@ SEEDS = {
 
 
 def findings(report):
-    out = []
-    for line in open(report):
-        if line.startswith("FAIL "):
-            test, message = line[5:].rstrip("\n").split(": ", 1)
-            counter = next((name for name, p in COUNTERS if p.search(message)), "other")
-            out.append((test.rsplit(" @ ", 1)[0], counter, message))
-    return out
+    """Its FAIL lines by test (the key less its " @ 0ms"), counter and message."""
+    return [(test.rsplit(" @ ", 1)[0], counter, message)
+            for test, counter, message in gate_failures(report)]
 
 
 UNITS = {"B": 1, "kB": 1024, "MB": 1024 * 1024}

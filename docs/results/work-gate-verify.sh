@@ -27,6 +27,7 @@ cleanup() {
 trap cleanup EXIT
 rm -rf "$out" "$work"
 mkdir -p "$out" "$work"
+cp src/latency-baseline.json "$out/baseline.json" # what the runs were judged against
 
 run() { # NAME JAR [bench options]: one run of the gate
   local name=$1 jar=$2
@@ -48,14 +49,7 @@ copy() { # the repository at HEAD, unchanged (its build kept: only what a seed e
   fi
 }
 edit() { # FILE PYTHON-EXPRESSION-ON-s: one change to the copy's sources
-  python3 - "$scratch/repo/$1" "$2" <<'EOF'
-import sys
-path, change = sys.argv[1], sys.argv[2]
-s = open(path).read()
-t = eval(change)
-assert t != s, "the seed changed nothing in " + path
-open(path, "w").write(t)
-EOF
+  python3 "$root/docs/results/seed-edit.py" "$scratch/repo/$1" "$2"
 }
 seed() { # NAME INCLUDE: builds the edited copy, runs its suite against the baseline
   (cd "$scratch/repo" && ./mvnw -B -ntp -q -o package -pl jmh-benchmarks -am -DskipTests)

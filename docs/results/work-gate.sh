@@ -43,14 +43,7 @@ run() { # NAME [maven args]: runs the copy's tests, keeps its report
     | tee -a "$out/runs.txt"
 }
 edit() { # FILE PYTHON-EXPRESSION-ON-s: one change to the copy's sources
-  python3 - "$scratch/app/$1" "$2" <<'EOF'
-import sys
-path, change = sys.argv[1], sys.argv[2]
-s = open(path).read()
-t = eval(change)
-assert t != s, "the seed changed nothing in " + path
-open(path, "w").write(t)
-EOF
+  python3 "$root/docs/results/seed-edit.py" "$scratch/app/$1" "$2"
 }
 
 example

@@ -66,6 +66,12 @@ class ResultsPagesTest {
     assertWholePage("gate-campaign.md", "gate-campaign-page.py", "gate-campaign");
   }
 
+  @Test
+  void workGateCampaignsAreTheirRuns() throws Exception {
+    assertWholePage("work-gate.md", "work-gate-page.py", "work-gate");
+    assertWholePage("work-gate-verify.md", "work-gate-verify-page.py", "work-gate-verify");
+  }
+
   /** inserts.md: generated tables in prose that says which run they come from. */
   @Test
   void insertsTablesAreItsJson() throws Exception {
