@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The work gate's campaign page on ./mvnw verify's cells: the runs written by
-work-gate-verify.sh (each run's log, report.md and results.json, and runs.txt, in one directory),
+work-gate-verify.sh (each run's output, NAME.out.txt, its report.md and results.json, and runs.txt, in one directory),
 the seeded regressions first (what the gate catches, by which counter), then the unchanged runs
 (how often it cries wolf, and how far each counter moved against the baseline they were judged
 against, the directory's baseline.json: src/latency-baseline.json as the campaign began).
@@ -116,7 +116,7 @@ def main(directory):
         f = gate_failures(os.path.join(directory, name + ".md"))
         counted = [x for x in f if x[1] != "time"]
         alarms += len(counted)
-        print(f"| {name} | {info} | {others(os.path.join(directory, name + '.log'))}"
+        print(f"| {name} | {info} | {others(os.path.join(directory, name + '.out.txt'))}"
               f" | {len(counted)}" + "".join(f"<br>`{c}` {n}: {m}" for c, n, m in counted)
               + f" | {len(f) - len(counted)}, {apart(os.path.join(directory, name + '.md'))} |")
     print(f"\n{alarms} false alarm{'s' if alarms != 1 else ''} of the counted work over"

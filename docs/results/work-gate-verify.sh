@@ -35,7 +35,7 @@ run() { # NAME JAR [bench options]: one run of the gate
   local rc=0 start=$SECONDS
   java -cp "$jar" io.github.latencylab.cli.LatencyLab bench --profile=verify --backend=embedded \
     --out="$work/$name" --baseline="$root/src/latency-baseline.json" "$@" \
-    > "$out/$name.log" 2>&1 || rc=$?
+    > "$out/$name.out.txt" 2>&1 || rc=$?
   cp "$work/$name/report.md" "$out/$name.md"
   cp "$work/$name/results.json" "$out/$name.json"
   echo "$name: exit $rc, $((SECONDS - start)) s, load $(cut -d' ' -f1-3 /proc/loadavg)" \
