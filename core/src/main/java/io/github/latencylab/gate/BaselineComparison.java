@@ -126,6 +126,7 @@ public final class BaselineComparison implements ReportWriter.Check {
           + " differs, so times are judged by the ratio rule only (results from machines of"
           + " different kinds are never compared as if alike)"));
     }
+    String otherMachine = baseline.machineDifference(current);
     Map<String, Cell> before = baseline.byKey();
     Map<String, Cell> after = new LinkedHashMap<>();
     current.cells().stream().sorted(Cell.ORDER).forEach(c -> after.put(c.key(), c));
@@ -156,7 +157,8 @@ public final class BaselineComparison implements ReportWriter.Check {
       String baselineRanAfter = baseline.after().get(c.key());
       WorkGate.judge(out, b, c, t.work(), baseline.plans().getOrDefault(c.key(), Map.of()),
           plans.getOrDefault(c.key(), Map.of()), baselineRanAfter == null ? null
-              : ranAfter.getOrDefault(c.key(), "after other tests"), baselineRanAfter);
+              : ranAfter.getOrDefault(c.key(), "after other tests"), baselineRanAfter,
+          otherMachine);
       WorkGate.uncounted(b, c).forEach(counter ->
           uncounted.computeIfAbsent(counter, k -> new ArrayList<>()).add(c.key()));
       if (gate.judges(c.key()) && Double.isFinite(c.timeMs())) {

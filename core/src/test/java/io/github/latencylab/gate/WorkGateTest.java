@@ -72,6 +72,33 @@ class WorkGateTest {
   }
 
   @Test
+  void onAnotherKindOfMachineAllocationsAreReportedNotFailed() {
+    Cell copy = copyCsv(243_900);
+    Baseline embedded = Baseline.from(TimeGateTest.on("embedded",
+        new Results("bench", null, null, null, List.of(copy))));
+    String more = "allocated bytes/op 238.2 kB -> 1.1 MB (more than 1.5x the baseline + 256.0 kB"
+        + " = 613.3 kB; on the test's thread";
+
+    BaselineComparison same = BaselineComparison.compare(embedded, TimeGateTest.on("embedded",
+        new Results("bench", null, null, null, List.of(copyCsv(1_200_000)))));
+    assertThat(same.failures()).extracting(BaselineComparison.Finding::message)
+        .containsExactly(more + ")");
+
+    BaselineComparison other = BaselineComparison.compare(embedded, TimeGateTest.on(
+        "testcontainers", new Results("bench", null, null, null, List.of(copyCsv(1_200_000)))));
+    assertThat(other.passed()).isTrue();
+    assertThat(other.findings()).extracting(BaselineComparison.Finding::message)
+        .contains(more + ") (reported, not failed: the backend (embedded backend, testcontainers"
+            + " backend) differs from the baseline's machine)");
+  }
+
+  private static Cell copyCsv(double allocated) {
+    return new Cell(Series.of("InsertBenchmark", "copyCsv", Map.of()), Rtt.parse("20ms"), 20,
+        0.25, 45, Double.NaN, 2, 2, Double.NaN, Map.of(WorkGate.ALLOCATED, allocated), null, 0,
+        null);
+  }
+
+  @Test
   void workTheBaselineCountsAndTheRunDidNotFailsNamingTheCounters() {
     Map<String, Double> withoutServer = Map.of(WorkGate.ROWS, 10.0, WorkGate.VALUES, 10.0,
         WorkGate.VALUE_BYTES, 120.0, WorkGate.ALLOCATED, 900_000.0);
