@@ -50,6 +50,11 @@ public final class WorkGate {
       ALLOCATED);
 
   // what the findings call each counter
+  // other statements do other work: counters are compared where the statements are the same
+  private static boolean sameCounts(Cell b, Cell c) {
+    return b.statementsPerOp() == c.statementsPerOp() && b.roundTripsPerOp() == c.roundTripsPerOp();
+  }
+
   private static final Map<String, String> LABELS = Map.of(ROWS, "rows/op", VALUES,
       "values received/op", VALUE_BYTES, "value bytes sent/op", BLOCKS, "buffers touched/op",
       WAL, "WAL/op", TEMP, "temp bytes/op", ALLOCATED, "allocated bytes/op");
@@ -75,7 +80,7 @@ public final class WorkGate {
       String baselineRanAfter, String otherMachine) {
     String key = c.key();
     plans(out, key, before, after, t);
-    if (b.statementsPerOp() != c.statementsPerOp() || b.roundTripsPerOp() != c.roundTripsPerOp()) {
+    if (!sameCounts(b, c)) {
       return;
     }
     exact(out, key, LABELS.get(ROWS), b.server().get(ROWS), c.server().get(ROWS),
@@ -121,7 +126,7 @@ public final class WorkGate {
    * pg_stat_statements.
    */
   static List<String> uncounted(Cell b, Cell c) {
-    if (b.statementsPerOp() != c.statementsPerOp() || b.roundTripsPerOp() != c.roundTripsPerOp()) {
+    if (!sameCounts(b, c)) {
       return List.of();
     }
     List<String> out = new ArrayList<>();

@@ -81,7 +81,7 @@ public record QueryPlan(String fingerprint, long queryId, Map<String, Long> tabl
     } else if (literals != null) {
       plan = explainPrepared(c, body, parameters, literals);
     } else {
-      plan = explainGeneric(c, "EXPLAIN (GENERIC_PLAN, VERBOSE, FORMAT JSON) " + body);
+      plan = explain(c, "EXPLAIN (GENERIC_PLAN, VERBOSE, FORMAT JSON) " + body);
     }
     JsonNode root = plan.path(0);
     Set<List<String>> tables = new LinkedHashSet<>();
@@ -135,8 +135,8 @@ public record QueryPlan(String fingerprint, long queryId, Map<String, Long> tabl
     }
   }
 
-  // $1, ... left in the text: sent as a simple Query, which carries no Bind to fill them
-  private static JsonNode explainGeneric(Connection c, String explain) throws SQLException {
+  // sent as a simple Query: a generic plan's $1, ... stay in the text, with no Bind to fill them
+  private static JsonNode explain(Connection c, String explain) throws SQLException {
     try (Statement st = c.createStatement()) {
       st.unwrap(BaseStatement.class).executeWithFlags(explain,
           QueryExecutor.QUERY_EXECUTE_AS_SIMPLE);
@@ -144,15 +144,6 @@ public record QueryPlan(String fingerprint, long queryId, Map<String, Long> tabl
         rs.next();
         return JSON.readTree(rs.getString(1));
       }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new SQLException("EXPLAIN's JSON did not parse: " + e.getOriginalMessage(), e);
-    }
-  }
-
-  private static JsonNode explain(Connection c, String explain) throws SQLException {
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(explain)) {
-      rs.next();
-      return JSON.readTree(rs.getString(1));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new SQLException("EXPLAIN's JSON did not parse: " + e.getOriginalMessage(), e);
     }

@@ -434,7 +434,7 @@ public final class BenchCommand implements Callable<Integer> {
       return null;
     }
     if (updateBaseline) {
-      Baseline.update(all, baseline).withPlans(plans).write(baseline);
+      Baseline.update(all, plans, Map.of(), baseline);
       System.out.println("latency-lab: baseline rewritten: " + baseline + " (review and commit it)");
       return null;
     }
