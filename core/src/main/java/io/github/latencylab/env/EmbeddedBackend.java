@@ -41,12 +41,14 @@ final class EmbeddedBackend implements Backend {
   private final Path dataDirectory;
   // a copy of the cluster template: zonky deletes only the data directories it initialised
   private final boolean copied;
+  // zonky's output: its pg_ctl stop on close writes there too
+  private final Path zonkyOutput;
   private final LabConfig config;
   private Path registration;
 
   private EmbeddedBackend(EmbeddedPostgres postgres, ToxiproxyServer toxiproxy, Proxy proxy,
       PostgresTarget direct, PostgresTarget proxied, PostgresTarget baseline, Path pgCtl,
-      Path dataDirectory, boolean copied, LabConfig config) {
+      Path dataDirectory, boolean copied, Path zonkyOutput, LabConfig config) {
     this.postgres = postgres;
     this.toxiproxy = toxiproxy;
     this.proxy = proxy;
@@ -56,6 +58,7 @@ final class EmbeddedBackend implements Backend {
     this.pgCtl = pgCtl;
     this.dataDirectory = dataDirectory;
     this.copied = copied;
+    this.zonkyOutput = zonkyOutput;
     this.config = config;
   }
 
@@ -98,7 +101,7 @@ final class EmbeddedBackend implements Backend {
       Proxy baseline = client.createProxy("postgres-baseline", "127.0.0.1:0", upstream);
       EmbeddedBackend backend = new EmbeddedBackend(postgres, toxiproxy, proxy, direct,
           direct.at("127.0.0.1", listenPort(proxy)), direct.at("127.0.0.1", listenPort(baseline)),
-          pgCtl, data, copy != null, config);
+          pgCtl, data, copy != null, output, config);
       backend.registerPostmaster();
       Files.deleteIfExists(output);
       return backend;
@@ -320,6 +323,7 @@ final class EmbeddedBackend implements Backend {
     toxiproxy.close();
     try {
       postgres.close();
+      Files.deleteIfExists(zonkyOutput);
       if (copied) {
         Leftovers.deleteTree(dataDirectory);
       }

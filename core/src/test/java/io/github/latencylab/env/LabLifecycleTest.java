@@ -7,12 +7,18 @@ import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
 import io.github.latencylab.latency.WholeMillisecondToxics;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +40,7 @@ class LabLifecycleTest {
   @MethodSource("io.github.latencylab.env.TestBackends#available")
   void labReportsItsServerGoesThroughTheProxyAndStopsEverythingItStarted(BackendKind backend)
       throws Exception {
+    Set<Path> tmpBefore = startOutputs();
     Lab lab = Lab.start(LabConfig.fromEnvironment().withBackend(backend));
     PostgresTarget direct = lab.directTarget();
     PostgresTarget proxied = lab.target();
@@ -72,6 +79,16 @@ class LabLifecycleTest {
         + " close").isEmpty();
     assertThat(listening(direct)).as("PostgreSQL port after close").isFalse();
     assertThat(listening(proxied)).as("proxy port after close").isFalse();
+    assertThat(startOutputs()).as("the start's output files after close")
+        .isSubsetOf(tmpBefore);
+  }
+
+  // where the embedded start keeps initdb's and the server's output while it runs
+  private static Set<Path> startOutputs() throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return files.filter(f -> f.getFileName().toString().startsWith("latency-lab-initdb-"))
+          .collect(Collectors.toSet());
+    }
   }
 
   // a user's own Toxiproxy, stock v2.5.0: no latency_us, so whole-millisecond toxics, said so
