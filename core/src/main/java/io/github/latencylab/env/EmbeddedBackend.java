@@ -106,11 +106,11 @@ final class EmbeddedBackend implements Backend {
       Files.deleteIfExists(output);
       return backend;
     } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(output);
       toxiproxy.close();
       if (postgres != null) {
         postgres.close();
       }
+      Files.deleteIfExists(output); // after zonky's stop, which writes there too
       if (copy != null) {
         Leftovers.deleteTree(copy);
       }

@@ -1,8 +1,12 @@
 package io.github.latencylab.env;
 
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -83,15 +87,34 @@ final class Leftovers {
     }
   }
 
-  /** Deletes {@code path} and all under it, if it is there. */
+  /**
+   * Deletes {@code path} and all under it, if it is there; what another process deletes
+   * meanwhile (two JVMs' first starts clearing the same orphan) is simply gone.
+   */
   static void deleteTree(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(path)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
+    Files.walkFileTree(path, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.deleteIfExists(file);
+        return FileVisitResult.CONTINUE;
       }
-    }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+        if (e instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+        if (e != null && !(e instanceof NoSuchFileException)) {
+          throw e;
+        }
+        Files.deleteIfExists(dir);
+        return FileVisitResult.CONTINUE;
+      }
+    });
   }
 }

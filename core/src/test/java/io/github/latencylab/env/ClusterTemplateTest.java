@@ -7,6 +7,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,5 +59,45 @@ class ClusterTemplateTest {
     ClusterTemplate.deleteOrphans(tmp);
     assertThat(orphan.getParent()).doesNotExist();
     assertThat(mine).isDirectory();
+  }
+
+  // two JVMs' first starts at once (the build's two test JVMs) both find the orphan: neither
+  // start may fail because the other deleted a file first (CI saw NoSuchFileException)
+  @Test
+  void twoJvmsDeletingTheSameOrphanAtOnceBothStart(@TempDir Path tmp) throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    for (int round = 0; round < 10; round++) {
+      Path orphan = tmp.resolve("latency-lab-cluster-template-" + gone.pid());
+      for (int d = 0; d < 10; d++) {
+        Path dir = Files.createDirectories(orphan.resolve("base").resolve("d" + d));
+        for (int f = 0; f < 30; f++) {
+          Files.writeString(dir.resolve("f" + f), "x");
+        }
+      }
+      CyclicBarrier together = new CyclicBarrier(2);
+      Callable<Void> first = () -> {
+        together.await();
+        ClusterTemplate.deleteOrphans(tmp);
+        return null;
+      };
+      // the second a little later each round: it walks what the first is deleting
+      long lag = round;
+      Callable<Void> second = () -> {
+        together.await();
+        Thread.sleep(lag);
+        ClusterTemplate.deleteOrphans(tmp);
+        return null;
+      };
+      ExecutorService twoJvms = Executors.newFixedThreadPool(2);
+      try {
+        for (Future<Void> f : twoJvms.invokeAll(List.of(first, second))) {
+          f.get(); // throws what deleteOrphans threw
+        }
+      } finally {
+        twoJvms.shutdownNow();
+      }
+      assertThat(orphan).doesNotExist();
+    }
   }
 }
