@@ -14,8 +14,8 @@ import java.util.stream.Stream;
  * instead of running initdb again: initdb took 1.7 s of a 2-3 s embedded start here, the copy a
  * tenth of that, and a test suite starts a Lab per class. Taken from the JVM's first embedded
  * start while its server is stopped for the restart (cleanly shut down, nothing in it yet).
- * Deleted when the JVM exits; a template whose JVM was killed is deleted by the next JVM that
- * takes one.
+ * Kept beside that cluster (latencylab.embedded.data). Deleted when the JVM exits; a template
+ * whose JVM was killed is deleted by the next JVM that takes one there.
  */
 final class ClusterTemplate {
 
@@ -25,17 +25,16 @@ final class ClusterTemplate {
       "postmaster.opts", EmbeddedBackend.SERVER_LOG);
 
   private static Path template; // null until this JVM's first embedded start took it
-  private static Path copies; // where zonky keeps its data directories
 
   private ClusterTemplate() {
   }
 
-  /** A new data directory copied from the template, or null before there is one. */
-  static synchronized Path copy() throws IOException {
+  /** A new data directory in {@code into}, a copy of the template; null before there is one. */
+  static synchronized Path copy(Path into) throws IOException {
     if (template == null) {
       return null;
     }
-    Path copy = copies.resolve(UUID.randomUUID().toString());
+    Path copy = into.resolve(UUID.randomUUID().toString());
     try {
       copyTree(template, copy);
     } catch (IOException | RuntimeException e) {
@@ -50,9 +49,9 @@ final class ClusterTemplate {
     if (template != null) {
       return;
     }
-    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-    deleteOrphans(tmp);
-    Path taken = tmp.resolve(PREFIX + ProcessHandle.current().pid());
+    Path beside = stopped.getParent();
+    deleteOrphans(beside);
+    Path taken = beside.resolve(PREFIX + ProcessHandle.current().pid());
     try {
       Leftovers.deleteTree(taken);
       copyTree(stopped, taken);
@@ -61,7 +60,6 @@ final class ClusterTemplate {
       throw e;
     }
     template = taken;
-    copies = stopped.getParent();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         Leftovers.deleteTree(taken);

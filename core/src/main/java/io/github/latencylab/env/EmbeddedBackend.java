@@ -6,6 +6,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
@@ -39,6 +42,7 @@ final class EmbeddedBackend implements Backend {
   private final PostgresTarget baseline;
   private final Path pgCtl;
   private final Path dataDirectory;
+  private final boolean dataInMemory;
   // a copy of the cluster template: zonky deletes only the data directories it initialised
   private final boolean copied;
   // zonky's output: its pg_ctl stop on close writes there too
@@ -57,6 +61,7 @@ final class EmbeddedBackend implements Backend {
     this.baseline = baseline;
     this.pgCtl = pgCtl;
     this.dataDirectory = dataDirectory;
+    this.dataInMemory = inMemory(dataDirectory);
     this.copied = copied;
     this.zonkyOutput = zonkyOutput;
     this.config = config;
@@ -70,12 +75,14 @@ final class EmbeddedBackend implements Backend {
     // user's test output: read back only when the start fails
     Path output = Files.createTempFile("latency-lab-initdb-", ".log");
     try {
-      copy = ClusterTemplate.copy();
+      Path clusters = clusters(config);
+      copy = ClusterTemplate.copy(clusters);
       EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
           .setOutputRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
           .setErrorRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()));
       try {
-        postgres = copy == null ? builder.start()
+        postgres = copy == null
+            ? builder.setDataDirectory(clusters.resolve(UUID.randomUUID().toString())).start()
             : builder.setDataDirectory(copy).setCleanDataDirectory(false)
                 .start(); // a cluster already: no initdb
       } catch (IOException | RuntimeException e) {
@@ -115,6 +122,25 @@ final class EmbeddedBackend implements Backend {
         Leftovers.deleteTree(copy);
       }
       throw e;
+    }
+  }
+
+  /** latencylab.embedded.data, made if missing; a directory it cannot use fails in one line. */
+  private static Path clusters(LabConfig config) throws IOException {
+    Path dir = config.embeddedDataDir();
+    try {
+      Files.createDirectories(dir);
+      if (!Files.isWritable(dir)) {
+        throw new IOException("not writable");
+      }
+      return dir;
+    } catch (IOException e) {
+      String why = e instanceof AccessDeniedException ? "permission denied"
+          : e instanceof FileAlreadyExistsException ? "a file is in the way" : e.getMessage();
+      throw new IOException("The embedded PostgreSQL cannot make its cluster in " + dir + " ("
+          + Setting.EMBEDDED_DATA.property() + " from " + config.sourceOf(Setting.EMBEDDED_DATA)
+          + "): " + why + ". Fix " + Setting.EMBEDDED_DATA.property()
+          + ", or unset it to use the temp directory", e);
     }
   }
 
@@ -313,9 +339,20 @@ final class EmbeddedBackend implements Backend {
 
   @Override
   public String describe() {
-    return "embedded PostgreSQL on 127.0.0.1:" + direct.port() + ", toxiproxy-server "
+    return "embedded PostgreSQL on 127.0.0.1:" + direct.port() + (dataInMemory
+        ? " (its data on tmpfs: commits skip a disk's flush)" : "") + ", toxiproxy-server "
         + toxiproxy.version() + " (pid " + toxiproxy.pid() + ") proxy on 127.0.0.1:"
         + proxied.port();
+  }
+
+  // a RAM disk (latencylab.embedded.data=/dev/shm): said in every result's description
+  private static boolean inMemory(Path dir) {
+    try {
+      String type = Files.getFileStore(dir).type();
+      return type.equals("tmpfs") || type.equals("ramfs");
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   @Override

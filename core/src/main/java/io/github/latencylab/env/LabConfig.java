@@ -5,6 +5,7 @@ import io.github.latencylab.latency.Rtt;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -209,6 +210,12 @@ public final class LabConfig {
     return Path.of(get(Setting.CACHE_DIR));
   }
 
+  /** Where the embedded backend makes its clusters: latencylab.embedded.data, or the temp dir. */
+  public Path embeddedDataDir() {
+    String dir = get(Setting.EMBEDDED_DATA).trim();
+    return Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir);
+  }
+
   /** Rejects nonsense at once, with the setting, its source and the rule in the message. */
   private void validate() {
     backend();
@@ -228,6 +235,11 @@ public final class LabConfig {
           + " letters, digits and _, at most 63 characters, not starting with pg_ (e.g."
           + " latency_lab)"));
     }
+    String data = get(Setting.EMBEDDED_DATA).trim();
+    if (!data.isEmpty() && !absolutePath(data)) {
+      throw new IllegalArgumentException(invalid(Setting.EMBEDDED_DATA, "expected an absolute"
+          + " directory path, e.g. /dev/shm, or nothing for the temp directory"));
+    }
     String url = get(Setting.JDBC_URL);
     if (!url.isBlank() && !url.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
@@ -238,6 +250,14 @@ public final class LabConfig {
     if (!toxiproxyUrl.isBlank() && !toxiproxyUrl.matches("https?://[^/:]+(:\\d+)?/?")) {
       throw new IllegalArgumentException(
           invalid(Setting.TOXIPROXY_URL, "expected http://host:port, e.g. http://localhost:8474"));
+    }
+  }
+
+  private static boolean absolutePath(String path) {
+    try {
+      return Path.of(path).isAbsolute();
+    } catch (InvalidPathException e) {
+      return false;
     }
   }
 

@@ -20,6 +20,11 @@ public enum Setting {
           + " none fits)."),
   CACHE_DIR("latencylab.cache", "",
       "Where built tools are kept. Empty: $XDG_CACHE_HOME/latency-lab or ~/.cache/latency-lab."),
+  EMBEDDED_DATA("latencylab.embedded.data", "",
+      "embedded: the directory its clusters are made in. Empty: the system's temp directory."
+          + " On a RAM disk (/dev/shm) a Lab starts faster and a commit skips the disk's flush:"
+          + " round trips, rows, plans and buffers are the same, commit times are not a disk's"
+          + " (the Lab's description says tmpfs)."),
   POSTGRES_IMAGE("latencylab.postgres.image", "postgres:17",
       "testcontainers: the PostgreSQL image (any image compatible with the official one)."),
   TOXIPROXY_IMAGE("latencylab.toxiproxy.image", "ghcr.io/shopify/toxiproxy:2.5.0",

@@ -29,8 +29,8 @@ class ClusterTemplateTest {
       try (Lab b = Lab.start(config)) {
         second = EmbeddedBackend.dataDirectory(b.directDataSource());
         assertThat(second).isNotEqualTo(first);
-        assertThat(Path.of(System.getProperty("java.io.tmpdir"),
-            "latency-lab-cluster-template-" + ProcessHandle.current().pid())).isDirectory();
+        assertThat(first.resolveSibling("latency-lab-cluster-template-"
+            + ProcessHandle.current().pid())).as("beside the JVM's first cluster").isDirectory();
         // a cluster of its own: what one Lab writes, the other does not see
         try (Connection c = a.directDataSource().getConnection();
             Statement st = c.createStatement()) {
@@ -46,6 +46,35 @@ class ClusterTemplateTest {
       assertThat(second).doesNotExist();
     }
     assertThat(first).doesNotExist();
+  }
+
+  // latencylab.embedded.data: each cluster is made there, and one on a RAM disk says so
+  @Test
+  void clustersAreMadeWhereTheSettingSays(@TempDir Path onDisk) throws Exception {
+    Path shm = Path.of("/dev/shm");
+    Path inMemory = Files.isDirectory(shm) ? Files.createTempDirectory(shm, "latency-lab-") : null;
+    // the JVM's template is taken first, where the other tests' Labs make theirs: one taken in a
+    // directory this test deletes would leave them nothing to copy
+    Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED)).close();
+    try {
+      for (Path dir : inMemory == null ? List.of(onDisk) : List.of(onDisk, inMemory)) {
+        LabConfig config = LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED)
+            .with(Setting.EMBEDDED_DATA, dir.toString());
+        Path data;
+        try (Lab lab = Lab.start(config)) {
+          data = EmbeddedBackend.dataDirectory(lab.directDataSource());
+          assertThat(data.getParent()).isEqualTo(dir);
+          boolean tmpfs = Files.getFileStore(dir).type().equals("tmpfs");
+          assertThat(lab.describe().contains("(its data on tmpfs: commits skip a disk's flush)"))
+              .as("%s on %s", lab.describe(), Files.getFileStore(dir).type()).isEqualTo(tmpfs);
+        }
+        assertThat(data).doesNotExist();
+      }
+    } finally {
+      if (inMemory != null) {
+        Leftovers.deleteTree(inMemory);
+      }
+    }
   }
 
   @Test

@@ -147,6 +147,20 @@ class EnvironmentFailuresTest {
   }
 
   @Test
+  void anEmbeddedDataDirectoryItCannotMakeIsNamedWithTheFix() throws IOException {
+    Path inTheWay = Files.writeString(cache.resolve("clusters"), "a file");
+    assertThatThrownBy(() -> Lab.start(embedded()
+        .with(Setting.EMBEDDED_DATA, inTheWay.toString())))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Could not start the embedded Lab: The embedded PostgreSQL cannot make its"
+            + " cluster in " + inTheWay + " (latencylab.embedded.data from"
+            + " LabConfig.with(EMBEDDED_DATA)): a file is in the way. Fix"
+            + " latencylab.embedded.data, or unset it to use the temp directory")
+        .satisfies(EnvironmentFailuresTest::show);
+    Files.delete(inTheWay);
+  }
+
+  @Test
   void aToxiproxyServerSettingThatIsNoExecutableSaysSo() throws IOException {
     Path plain = Files.writeString(cache.resolve("plain-file"), "");
     assertThatThrownBy(() -> Lab.start(embedded()

@@ -63,6 +63,18 @@ class LabConfigTest {
   }
 
   @Test
+  void embeddedDataIsAnAbsolutePathOrTheTempDirectory() {
+    assertThat(LabConfig.from(Map.of(), Map.of()).embeddedDataDir())
+        .isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+    assertThat(LabConfig.from(Map.of(), Map.of("LATENCYLAB_EMBEDDED_DATA", "/dev/shm"))
+        .embeddedDataDir()).isEqualTo(Path.of("/dev/shm"));
+    assertThatThrownBy(() -> LabConfig.from(Map.of("latencylab.embedded.data", "shm"), Map.of()))
+        .hasMessage("Invalid latencylab.embedded.data 'shm' (from -Dlatencylab.embedded.data):"
+            + " expected an absolute directory path, e.g. /dev/shm, or nothing for the temp"
+            + " directory");
+  }
+
+  @Test
   void toxicsAreAutoOrWholeMs() {
     assertThat(LabConfig.from(Map.of(), Map.of()).wholeMillisecondToxics()).isFalse();
     assertThat(LabConfig.from(Map.of(), Map.of("LATENCYLAB_RTT_TOXICS", "whole-ms"))
