@@ -12,11 +12,14 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Network;
+import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -77,8 +80,8 @@ final class TestcontainersBackend implements Backend {
               .withCmd("-host=0.0.0.0"));
     }
     try {
-      postgres.start();
-      toxiproxy.start();
+      // both at once: neither needs the other until the proxies are made
+      await(Startables.deepStart(postgres, toxiproxy));
       ToxiproxyClient client =
           new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort());
       String upstream = POSTGRES_ALIAS + ":" + PostgreSQLContainer.POSTGRESQL_PORT;
@@ -86,10 +89,30 @@ final class TestcontainersBackend implements Backend {
       client.createProxy("postgres-baseline", "0.0.0.0:" + BASELINE_PORT, upstream);
       return new TestcontainersBackend(network, postgres, toxiproxy, proxy, server != null);
     } catch (IOException | RuntimeException e) {
-      toxiproxy.stop();
-      postgres.stop();
-      network.close();
+      stop(postgres, toxiproxy, network);
       throw e;
+    }
+  }
+
+  // what starting or stopping a container threw, as it would have thrown it in this thread
+  private static void await(CompletableFuture<Void> done) {
+    try {
+      done.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
+  }
+
+  private static void stop(PostgreSQLContainer postgres, ToxiproxyContainer toxiproxy,
+      Network network) {
+    try {
+      // on a thread of its own: the common pool has one on two cores
+      CompletableFuture<Void> proxyStopped = CompletableFuture.runAsync(toxiproxy::stop,
+          stop -> new Thread(stop, "latency-lab-toxiproxy-container-stop").start());
+      postgres.stop();
+      await(proxyStopped);
+    } finally {
+      network.close();
     }
   }
 
@@ -188,8 +211,6 @@ final class TestcontainersBackend implements Backend {
 
   @Override
   public synchronized void close() {
-    toxiproxy.stop();
-    postgres.stop();
-    network.close();
+    stop(postgres, toxiproxy, network);
   }
 }
