@@ -249,6 +249,7 @@ class EnvironmentFailuresTest {
     Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
         .toString(), "-cp", System.getProperty("java.class.path"),
         "-Dlatencylab.cache=" + cache, "-Dlatencylab.toxiproxy.server=" + server,
+        "-Dlatencylab.embedded.data=" + LabConfig.fromEnvironment().get(Setting.EMBEDDED_DATA),
         LabInAnotherJvm.class.getName())
         .redirectErrorStream(true).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(),
