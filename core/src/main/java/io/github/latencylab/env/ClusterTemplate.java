@@ -25,12 +25,17 @@ final class ClusterTemplate {
       "postmaster.opts", EmbeddedBackend.SERVER_LOG);
 
   private static Path template; // null until this JVM's first embedded start took it
+  private static Path pgCtl; // of the binaries that made it
 
   private ClusterTemplate() {
   }
 
+  /** A data directory copied from the template, and the pg_ctl that starts it. */
+  record Copy(Path dataDirectory, Path pgCtl) {
+  }
+
   /** A new data directory in {@code into}, a copy of the template; null before there is one. */
-  static synchronized Path copy(Path into) throws IOException {
+  static synchronized Copy copy(Path into) throws IOException {
     if (template == null) {
       return null;
     }
@@ -41,11 +46,14 @@ final class ClusterTemplate {
       Leftovers.deleteTree(copy);
       throw e;
     }
-    return copy;
+    return new Copy(copy, pgCtl);
   }
 
-  /** Takes {@code stopped}, a cleanly stopped cluster just initialised, as the template. */
-  static synchronized void takeFrom(Path stopped) throws IOException {
+  /**
+   * Takes {@code stopped}, a cleanly stopped cluster just initialised by the binaries of
+   * {@code itsPgCtl}, as the template.
+   */
+  static synchronized void takeFrom(Path stopped, Path itsPgCtl) throws IOException {
     if (template != null) {
       return;
     }
@@ -60,6 +68,7 @@ final class ClusterTemplate {
       throw e;
     }
     template = taken;
+    pgCtl = itsPgCtl;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         Leftovers.deleteTree(taken);

@@ -31,10 +31,12 @@ import javax.sql.DataSource;
  * it runs, the backend restarts it with {@code pg_ctl} on the same data directory and port with
  * nothing on its command line but the port: PostgreSQL's stock settings, every one of them
  * changeable with ALTER SYSTEM. zonky still stops it and deletes the data directory on close.
+ * That is the JVM's first start; the later ones copy its cluster ({@link ClusterTemplate}) and
+ * start the copy with {@code pg_ctl} alone.
  */
 final class EmbeddedBackend implements Backend {
 
-  private final EmbeddedPostgres postgres;
+  private final EmbeddedPostgres postgres; // the JVM's first start's; null on a copy
   private final ToxiproxyServer toxiproxy;
   private final Proxy proxy;
   private final PostgresTarget direct;
@@ -43,8 +45,6 @@ final class EmbeddedBackend implements Backend {
   private final Path pgCtl;
   private final Path dataDirectory;
   private final boolean dataInMemory;
-  // a copy of the cluster template: zonky deletes only the data directories it initialised
-  private final boolean copied;
   // zonky's output: its pg_ctl stop on close writes there too
   private final Path zonkyOutput;
   private final LabConfig config;
@@ -52,7 +52,7 @@ final class EmbeddedBackend implements Backend {
 
   private EmbeddedBackend(EmbeddedPostgres postgres, ToxiproxyServer toxiproxy, Proxy proxy,
       PostgresTarget direct, PostgresTarget proxied, PostgresTarget baseline, Path pgCtl,
-      Path dataDirectory, boolean copied, Path zonkyOutput, LabConfig config) {
+      Path dataDirectory, Path zonkyOutput, LabConfig config) {
     this.postgres = postgres;
     this.toxiproxy = toxiproxy;
     this.proxy = proxy;
@@ -62,7 +62,6 @@ final class EmbeddedBackend implements Backend {
     this.pgCtl = pgCtl;
     this.dataDirectory = dataDirectory;
     this.dataInMemory = inMemory(dataDirectory);
-    this.copied = copied;
     this.zonkyOutput = zonkyOutput;
     this.config = config;
   }
@@ -70,45 +69,41 @@ final class EmbeddedBackend implements Backend {
   static EmbeddedBackend start(LabConfig config) throws IOException, InterruptedException {
     ToxiproxyServer toxiproxy = ToxiproxyServer.start(config);
     EmbeddedPostgres postgres = null;
-    Path copy = null;
+    ClusterTemplate.Copy copy = null;
+    boolean copyRuns = false;
     // initdb's and the first server's output to a file, not zonky's INFO log lines in the
     // user's test output: read back only when the start fails
     Path output = Files.createTempFile("latency-lab-initdb-", ".log");
     try {
       Path clusters = clusters(config);
       copy = ClusterTemplate.copy(clusters);
-      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-          .setOutputRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
-          .setErrorRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()));
-      try {
-        postgres = copy == null
-            ? builder.setDataDirectory(clusters.resolve(UUID.randomUUID().toString())).start()
-            : builder.setDataDirectory(copy).setCleanDataDirectory(false)
-                .start(); // a cluster already: no initdb
-      } catch (IOException | RuntimeException e) {
-        throw new IOException("The embedded PostgreSQL did not start: " + e.getMessage()
-            + "; its output:\n" + tail(output), e);
-      }
-      Path data = dataDirectory(postgres.getPostgresDatabase());
-      Path pgCtl = pgCtl(data);
+      Path data;
+      Path pgCtl;
+      int port;
       if (copy == null) {
+        postgres = initdb(clusters, output);
+        data = dataDirectory(postgres.getPostgresDatabase());
+        pgCtl = pgCtl(data);
+        port = postgres.getPort();
         // stopped for the restart anyway: this JVM's later starts copy it
         pgCtl(pgCtl, data, "stop", "");
         preloadStatementStatistics(data);
-        ClusterTemplate.takeFrom(data);
-        pgCtl(pgCtl, data, "start", "-p " + postgres.getPort());
+        ClusterTemplate.takeFrom(data, pgCtl);
+        pgCtl(pgCtl, data, "start", "-p " + port);
       } else {
-        restart(pgCtl, data, postgres.getPort());
+        data = copy.dataDirectory();
+        pgCtl = copy.pgCtl();
+        port = startCopy(pgCtl, data);
+        copyRuns = true;
       }
-      PostgresTarget direct =
-          new PostgresTarget("127.0.0.1", postgres.getPort(), "postgres", "postgres", "");
+      PostgresTarget direct = new PostgresTarget("127.0.0.1", port, "postgres", "postgres", "");
       ToxiproxyClient client = new ToxiproxyClient("127.0.0.1", toxiproxy.port());
-      String upstream = "127.0.0.1:" + postgres.getPort();
+      String upstream = "127.0.0.1:" + port;
       Proxy proxy = client.createProxy("postgres", "127.0.0.1:0", upstream);
       Proxy baseline = client.createProxy("postgres-baseline", "127.0.0.1:0", upstream);
       EmbeddedBackend backend = new EmbeddedBackend(postgres, toxiproxy, proxy, direct,
           direct.at("127.0.0.1", listenPort(proxy)), direct.at("127.0.0.1", listenPort(baseline)),
-          pgCtl, data, copy != null, output, config);
+          pgCtl, data, output, config);
       backend.registerPostmaster();
       Files.deleteIfExists(output);
       return backend;
@@ -119,10 +114,46 @@ final class EmbeddedBackend implements Backend {
       }
       Files.deleteIfExists(output); // after zonky's stop, which writes there too
       if (copy != null) {
-        Leftovers.deleteTree(copy);
+        if (copyRuns) {
+          pgCtl(copy.pgCtl(), copy.dataDirectory(), "stop", "");
+        }
+        Leftovers.deleteTree(copy.dataDirectory());
       }
       throw e;
     }
+  }
+
+  /** The JVM's first embedded start: zonky's binaries, initdb and a first server, on a port. */
+  private static EmbeddedPostgres initdb(Path clusters, Path output) throws IOException {
+    try {
+      return EmbeddedPostgres.builder()
+          .setOutputRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
+          .setErrorRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
+          .setDataDirectory(clusters.resolve(UUID.randomUUID().toString()))
+          .start();
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("The embedded PostgreSQL did not start: " + e.getMessage()
+          + "; its output:\n" + tail(output), e);
+    }
+  }
+
+  /**
+   * A later start: the template's copy started by pg_ctl with nothing on its command line but
+   * a port (zonky's start and a restart cost it twice the time). A port another process took
+   * meanwhile fails the start: then another.
+   */
+  private static int startCopy(Path pgCtl, Path data) throws IOException {
+    IOException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      int port = LoopbackPort.free();
+      try {
+        pgCtl(pgCtl, data, "start", "-p " + port);
+        return port;
+      } catch (IOException e) {
+        last = e;
+      }
+    }
+    throw last;
   }
 
   /** latencylab.embedded.data, made if missing; a directory it cannot use fails in one line. */
@@ -359,9 +390,11 @@ final class EmbeddedBackend implements Backend {
   public synchronized void close() {
     toxiproxy.close();
     try {
-      postgres.close();
-      Files.deleteIfExists(zonkyOutput);
-      if (copied) {
+      if (postgres != null) {
+        postgres.close(); // and deletes the cluster it initialised
+        Files.deleteIfExists(zonkyOutput);
+      } else {
+        pgCtl(pgCtl, dataDirectory, "stop", "");
         Leftovers.deleteTree(dataDirectory);
       }
       Leftovers.release(registration);

@@ -3,7 +3,6 @@ package io.github.latencylab.env;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,7 +59,7 @@ final class ToxiproxyServer implements AutoCloseable {
     Path binary = locate(config);
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
-      int port = freePort();
+      int port = LoopbackPort.free();
       // beside its registration: a killed JVM's is found and deleted there (stopOrphans)
       Path log = Files.createTempFile(Files.createDirectories(Leftovers.runDirectory(config)),
           "toxiproxy-", ".log");
@@ -218,11 +217,5 @@ final class ToxiproxyServer implements AutoCloseable {
       throw new IllegalStateException("no Toxiproxy version in toxiproxy/go.mod");
     }
     return m.group(1);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

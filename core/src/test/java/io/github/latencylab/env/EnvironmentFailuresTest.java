@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -218,33 +219,43 @@ class EnvironmentFailuresTest {
 
   @Test
   void aJvmStoppedWithSigtermStopsEverythingItStarted() throws Exception {
-    Started lab = startInAnotherJvm();
-    lab.jvm().destroy(); // SIGTERM: the shutdown hook runs
-    assertThat(lab.jvm().waitFor(60, TimeUnit.SECONDS)).as("the JVM exits").isTrue();
-    assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
-        .as("toxiproxy-server").isEmpty();
-    awaitGone(lab);
+    OtherJvm other = startInAnotherJvm();
+    other.jvm().destroy(); // SIGTERM: the shutdown hooks run
+    assertThat(other.jvm().waitFor(60, TimeUnit.SECONDS)).as("the JVM exits").isTrue();
+    for (Started lab : other.labs()) {
+      assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
+          .as("toxiproxy-server").isEmpty();
+      awaitGone(lab);
+    }
   }
 
   @Test
   void aJvmKilledWithSigkillLeavesOrphansThatTheNextStartStops() throws Exception {
-    Started lab = startInAnotherJvm();
-    lab.jvm().destroyForcibly(); // SIGKILL: no hook runs
-    assertThat(lab.jvm().waitFor(60, TimeUnit.SECONDS)).as("the JVM exits").isTrue();
-    assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
-        .as("the orphaned toxiproxy-server, before the next start").isPresent();
+    OtherJvm other = startInAnotherJvm();
+    other.jvm().destroyForcibly(); // SIGKILL: no hook runs
+    assertThat(other.jvm().waitFor(60, TimeUnit.SECONDS)).as("the JVM exits").isTrue();
+    for (Started lab : other.labs()) {
+      assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
+          .as("the orphaned toxiproxy-server, before the next start").isPresent();
+    }
     // the next start, on the other JVM's cache and server: no build of its own to wait for
     Lab.start(embedded().with(Setting.TOXIPROXY_SERVER,
         ToxiproxyServer.locate(LabConfig.fromEnvironment()).toString())).close();
-    assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
-        .as("the orphaned toxiproxy-server, after the next start").isEmpty();
-    awaitGone(lab);
+    for (Started lab : other.labs()) {
+      assertThat(ProcessHandle.of(lab.toxiproxy()).filter(ProcessHandle::isAlive))
+          .as("the orphaned toxiproxy-server, after the next start").isEmpty();
+      awaitGone(lab);
+    }
   }
 
-  record Started(Process jvm, long toxiproxy, long postmaster, Path data) {
+  // the JVM's first Lab (zonky's initdb) and one on a copy of its cluster (pg_ctl alone)
+  record OtherJvm(Process jvm, List<Started> labs) {
   }
 
-  private Started startInAnotherJvm() throws Exception {
+  record Started(long toxiproxy, long postmaster, Path data) {
+  }
+
+  private OtherJvm startInAnotherJvm() throws Exception {
     Path server = ToxiproxyServer.locate(LabConfig.fromEnvironment());
     Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
         .toString(), "-cp", System.getProperty("java.class.path"),
@@ -254,20 +265,24 @@ class EnvironmentFailuresTest {
         .redirectErrorStream(true).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(),
         StandardCharsets.UTF_8));
-    String ready = assertTimeoutPreemptively(WATCHDOG, () -> {
-      String line;
-      while ((line = out.readLine()) != null && !line.startsWith("ready ")) {
-        // the Lab's log
-      }
-      return line;
-    });
-    assertThat(ready).as("the other JVM's Lab starts").isNotNull();
+    List<Started> labs = new ArrayList<>();
+    while (labs.size() < 2) {
+      String ready = assertTimeoutPreemptively(WATCHDOG, () -> {
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith("ready ")) {
+          // the Lab's log
+        }
+        return line;
+      });
+      assertThat(ready).as("the other JVM's Lab %d starts", labs.size() + 1).isNotNull();
+      String[] f = ready.split(" ", 4);
+      labs.add(new Started(Long.parseLong(f[1]), Long.parseLong(f[2]), Path.of(f[3])));
+    }
     // keep draining, so that the other JVM never blocks on a full pipe
     Thread drain = new Thread(() -> out.lines().forEach(line -> { }), "drain");
     drain.setDaemon(true);
     drain.start();
-    String[] f = ready.split(" ", 4);
-    return new Started(jvm, Long.parseLong(f[1]), Long.parseLong(f[2]), Path.of(f[3]));
+    return new OtherJvm(jvm, labs);
   }
 
   // zonky stops an orphaned postmaster and deletes its data directory at the next start; after

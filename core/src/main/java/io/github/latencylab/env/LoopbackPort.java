@@ -1,0 +1,18 @@
+package io.github.latencylab.env;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+/** A loopback port free now: a server started on it may still find it taken, and try another. */
+final class LoopbackPort {
+
+  private LoopbackPort() {
+  }
+
+  static int free() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
