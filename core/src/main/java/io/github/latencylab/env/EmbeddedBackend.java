@@ -115,7 +115,11 @@ final class EmbeddedBackend implements Backend {
       Files.deleteIfExists(output); // after zonky's stop, which writes there too
       if (copy != null) {
         if (copyRuns) {
-          pgCtl(copy.pgCtl(), copy.dataDirectory(), "stop", "");
+          try {
+            pgCtl(copy.pgCtl(), copy.dataDirectory(), "stop", "");
+          } catch (IOException stopFailed) {
+            e.addSuppressed(stopFailed); // the start's failure is the one to tell
+          }
         }
         Leftovers.deleteTree(copy.dataDirectory());
       }
