@@ -98,6 +98,16 @@ public enum Setting {
       "./latency-lab pgbench: path of PostgreSQL's pgbench. Empty: pgbench on PATH, then the"
           + " newest /usr/lib/postgresql/*/bin/pgbench (Debian, Ubuntu), then"
           + " /usr/local/opt/libpq/bin and /opt/homebrew/bin (macOS)."),
+  AUDIT("latencylab.audit", "false",
+      "true: audit the whole test run, no annotation: every JUnit Jupiter test is counted on"
+          + " the run's Lab and reported as with latencylab.report=true (tests that sent no SQL"
+          + " to the Lab listed as not audited, with why), its findings (N+1s, row-by-row"
+          + " writes) ranked in report.md, written as findings.sarif and checked against"
+          + " latencylab.findings; budgets already written keep working."),
+  FINDINGS("latencylab.findings", "src/test/latency-findings.json",
+      "JUnit extension: the committed findings a run may keep (the ratchet): a test fails on an"
+          + " N+1 or row-by-row write not in it, or on one that now takes more round trips (no"
+          + " file: nothing is compared; latencylab.updateBaseline=true writes it)."),
   REPORT("latencylab.report", "false",
       "JUnit extension: true: every test run under LabExtension records its wire cost (round"
           + " trips, statements, bytes, repeated statements with their call sites, the cost at"
@@ -110,8 +120,8 @@ public enum Setting {
           + " file: nothing is compared, and the report says how to create it)."),
   UPDATE_BASELINE("latencylab.updateBaseline", "false",
       "true: rewrite the baseline on purpose instead of comparing with it: the JUnit"
-          + " extension's latencylab.report.baseline, and (./mvnw verify) the bench's"
-          + " src/latency-baseline.json."),
+          + " extension's latencylab.report.baseline and latencylab.findings, and (./mvnw"
+          + " verify) the bench's src/latency-baseline.json."),
   CALL_SITES_EXCLUDE("latencylab.callsites.exclude", "",
       "JUnit extension: class-name prefixes, comma-separated (com.example.dao.), that are not"
           + " the application's when a statement is traced to the line that sent it. The"

@@ -181,18 +181,28 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     System.setProperty(PASSWORD_PROPERTY, lab.target().password());
   }
 
-  /** The report of this run, when {@code latencylab.report=true}. */
+  /** True when the run is audited ({@code latencylab.audit=true}). */
+  static boolean auditing(ExtensionContext context) {
+    return Boolean.parseBoolean(configFrom(context).get(Setting.AUDIT).strip());
+  }
+
+  /** The report of this run, when {@code latencylab.report=true} or the run is audited. */
   private Optional<LatencyReport> report(ExtensionContext context) {
     LabConfig resolved = config != null ? config : configFrom(context);
-    if (!Boolean.parseBoolean(resolved.get(Setting.REPORT).strip())) {
+    if (!Boolean.parseBoolean(resolved.get(Setting.REPORT).strip())
+        && !Boolean.parseBoolean(resolved.get(Setting.AUDIT).strip())) {
       return Optional.empty();
     }
     requireJUnitThatClosesTheReport();
     Store store = context.getRoot().getStore(NAMESPACE);
     Path dir = Path.of(resolved.get(Setting.REPORT_DIR));
     return Optional.of(store.getOrComputeIfAbsent("report " + dir.toAbsolutePath(),
-        key -> new LatencyReport(dir, Path.of(resolved.get(Setting.REPORT_BASELINE)),
-            Boolean.parseBoolean(resolved.get(Setting.UPDATE_BASELINE).strip())),
+        // an audit alone ratchets its findings; counts are gated exactly with the report on
+        key -> new LatencyReport(dir, Boolean.parseBoolean(resolved.get(Setting.REPORT).strip())
+            ? Path.of(resolved.get(Setting.REPORT_BASELINE)) : null,
+            Path.of(resolved.get(Setting.FINDINGS)),
+            Boolean.parseBoolean(resolved.get(Setting.UPDATE_BASELINE).strip()),
+            Boolean.parseBoolean(resolved.get(Setting.AUDIT).strip())),
         LatencyReport.class));
   }
 
@@ -400,12 +410,20 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     }
     Lab lab = lab(context);
     Series series = series(testClass, method, context.getUniqueId());
-    String[] regression = new String[1];
+    String[] regression = new String[2];
     RoundTrips on = RoundTrips.on(lab);
+    // an audited test without a budget of its own is reported, never failed, for what the Lab
+    // could not count: it is listed as not audited, with why
+    boolean audited = spec.isEmpty() && report.isPresent() && report.get().audits();
     (spec.includeOverhead() ? on.includingOverhead() : on).check(spec,
-        method.getName() + "()", report.isEmpty() ? null
-            : cost -> regression[0] = report.get().record(series, cost, lab.environment()),
-        () -> {
+        method.getName() + "()", report.isEmpty() ? null : cost -> {
+          if (audited && cost.counted().roundTrips() == 0) {
+            report.get().notAudited(series, NotAudited.why(testClass));
+          } else {
+            regression[0] = report.get().record(series, cost, lab.environment());
+            regression[1] = report.get().ratchet(cost);
+          }
+        }, audited ? why -> report.get().notAudited(series, why) : null, () -> {
           invocation.proceed();
           return null;
         });
@@ -413,6 +431,11 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
       throw new AssertionFailedError("latency regression against the baseline (if intended,"
           + " rewrite it with -Dlatencylab.updateBaseline=true and commit it):\n"
           + regression[0]);
+    }
+    if (regression[1] != null) {
+      throw new AssertionFailedError("latency-lab findings the committed ones do not allow (if"
+          + " intended, rewrite them with -Dlatencylab.updateBaseline=true and commit them):\n"
+          + regression[1]);
     }
   }
 

@@ -13,6 +13,7 @@ import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import io.github.latencylab.report.Series;
 import io.github.latencylab.server.StatementStatistics;
+import io.github.latencylab.wire.CallSites;
 import io.github.latencylab.wire.SqlShape;
 import io.github.latencylab.wire.WireStatement;
 import java.io.IOException;
@@ -46,9 +47,14 @@ final class LatencyReport implements AutoCloseable {
 
   private final Path dir;
   private final Path baselineFile;
+  private final Path findingsFile;
   private final boolean update;
+  private final boolean audit;
   private final Baseline baseline;
+  private final FindingsBaseline findingsBaseline;
   private final Map<String, Recorded> tests = new LinkedHashMap<>();
+  // audited tests the Lab counted nothing of, by key: why
+  private final Map<String, String> notAudited = new LinkedHashMap<>();
   private final Map<String, String> regressions = new LinkedHashMap<>();
   private volatile LabEnvironment environment;
 
@@ -76,10 +82,23 @@ final class LatencyReport implements AutoCloseable {
   }
 
   LatencyReport(Path dir, Path baselineFile, boolean update) {
+    this(dir, baselineFile, null, update, false);
+  }
+
+  /**
+   * The report into {@code dir}, compared with {@code baselineFile} (null: counts not gated, an
+   * audit without latencylab.report) and {@code findingsFile} (null: no ratchet), or rewriting
+   * both ({@code update}); {@code audit}: the run is audited.
+   */
+  LatencyReport(Path dir, Path baselineFile, Path findingsFile, boolean update, boolean audit) {
     this.dir = dir;
     this.baselineFile = baselineFile;
+    this.findingsFile = findingsFile;
     this.update = update;
-    this.baseline = !update && Files.isRegularFile(baselineFile)
+    this.audit = audit;
+    this.findingsBaseline = update || findingsFile == null ? null
+        : FindingsBaseline.read(findingsFile);
+    this.baseline = !update && baselineFile != null && Files.isRegularFile(baselineFile)
         ? Baseline.read(baselineFile) : null;
     if (baseline != null && baseline.format() < 2) {
       throw new IllegalStateException("The baseline " + baselineFile + " keys tests by their"
@@ -87,6 +106,30 @@ final class LatencyReport implements AutoCloseable {
           + " classes of one name would share a row: rewrite it with"
           + " -Dlatencylab.updateBaseline=true, review it, commit it");
     }
+  }
+
+  /** True when the run is audited ({@code latencylab.audit=true}). */
+  boolean audits() {
+    return audit;
+  }
+
+  /** An audited test the Lab counted nothing of, and why: listed, not a row. */
+  void notAudited(Series series, String why) {
+    synchronized (tests) {
+      notAudited.put(series.key(), why);
+    }
+  }
+
+  /**
+   * The test's findings the committed ones ({@code latencylab.findings}) do not allow, one line
+   * each; null when all are, or nothing is compared.
+   */
+  String ratchet(BlockCost cost) {
+    if (findingsBaseline == null) {
+      return null;
+    }
+    List<String> lines = findingsBaseline.violations(Findings.in(cost.countedStatements()));
+    return lines.isEmpty() ? null : String.join("\n", lines);
   }
 
   /**
@@ -171,11 +214,13 @@ final class LatencyReport implements AutoCloseable {
   public void close() throws IOException {
     List<Recorded> all;
     List<String> regressed;
+    Map<String, String> unaudited;
     synchronized (tests) {
       all = new ArrayList<>(tests.values());
       regressed = new ArrayList<>(regressions.values());
+      unaudited = new LinkedHashMap<>(notAudited);
     }
-    if (all.isEmpty()) {
+    if (all.isEmpty() && unaudited.isEmpty()) {
       return;
     }
     List<Cell> cells = new ArrayList<>();
@@ -207,7 +252,7 @@ final class LatencyReport implements AutoCloseable {
       }
     }
     BaselineComparison comparison = null;
-    if (update) {
+    if (update && baselineFile != null) {
       Baseline before = Files.isRegularFile(baselineFile) ? Baseline.read(baselineFile) : null;
       // format 1's keys are simple names: dropped
       boolean keep = before != null && before.format() >= 2;
@@ -227,11 +272,26 @@ final class LatencyReport implements AutoCloseable {
           plans, after);
     }
     List<ReportWriter.Section> sections = new ArrayList<>();
+    Map<String, List<Findings.Occurrence>> occurrences = new LinkedHashMap<>();
+    long roundTrips = 0;
+    for (Recorded r : all) {
+      occurrences.put(r.series().key(), Findings.in(r.cost().countedStatements()));
+      roundTrips += r.cost().counted().roundTrips();
+    }
+    List<Findings.Finding> findings = Findings.across(occurrences);
+    sections.add(new ReportWriter.Section("Findings: N+1s and row-by-row writes, by the round"
+        + " trips a fix would save", Findings.section(findings, roundTrips, all.size())
+        + ratchetLine(), true));
+    if (!unaudited.isEmpty()) {
+      sections.add(new ReportWriter.Section("Not audited: " + RoundTrips.plural(
+          unaudited.size(), "test") + " sent no SQL the Lab counted", notAuditedSection(
+              unaudited), true));
+    }
     if (!regressed.isEmpty()) {
       sections.add(new ReportWriter.Section("Regressions against the baseline",
           String.join("\n", regressed) + "\n"));
     }
-    if (!update && baseline == null) {
+    if (!update && baseline == null && baselineFile != null) {
       sections.add(new ReportWriter.Section("Baseline", "No baseline at " + baselineFile
           + ": nothing compared. Create it with -Dlatencylab.updateBaseline=true, review it,"
           + " commit it.\n"));
@@ -250,16 +310,58 @@ final class LatencyReport implements AutoCloseable {
       sections.add(new ReportWriter.Section("What the server did: the statements by buffers"
           + " touched, all tests", byWork));
     }
+    Sarif.Written sarif;
     try {
       ReportWriter.write(results(cells), dir, comparison, sections);
+      sarif = Sarif.write(dir.resolve("findings.sarif"), findings, CallSites.projectRoot());
+      Files.writeString(dir.resolve("findings.md"), Findings.markdown(findings,
+          roundTrips, all.size(), unaudited.size()));
     } catch (IOException e) {
       throw new UncheckedIOException("Could not write the latency report into " + dir, e);
     }
-    System.out.println("latency-lab: " + all.size() + " test" + (all.size() == 1 ? "" : "s")
-        + " priced at 0.5, 20 and 320 ms: " + dir.resolve("report.md")
-        + (update ? "; baseline rewritten: " + baselineFile
+    if (update && findingsFile != null) {
+      Set<String> ran = new java.util.HashSet<>(occurrences.keySet());
+      ran.addAll(unaudited.keySet());
+      FindingsBaseline.write(findingsFile, findings, FindingsBaseline.read(findingsFile), ran);
+    }
+    System.out.println("latency-lab: " + RoundTrips.plural(all.size(), "test")
+        + (audit ? " audited (" + Format.count(unaudited.size()) + " not)" : "")
+        + " priced at 0.5, 20 and 320 ms: " + dir.resolve("report.md") + "; "
+        + RoundTrips.plural(findings.size(), "finding") + " (" + Format.count(sarif.results())
+        + " in " + dir.resolve("findings.sarif") + ")"
+        + (update ? (baselineFile == null ? "" : "; baseline rewritten: " + baselineFile)
+            + (findingsFile == null ? "" : "; findings rewritten: " + findingsFile)
+            : baselineFile == null ? ""
             : comparison == null ? "; no baseline at " + baselineFile
             : "; " + comparison.summary()));
+  }
+
+  private String ratchetLine() {
+    if (findingsFile == null) {
+      return "";
+    }
+    return update ? "The committed findings rewritten: " + findingsFile + ".\n"
+        : findingsBaseline == null ? "No committed findings at " + findingsFile + ": nothing"
+            + " ratcheted. Create the file with -Dlatencylab.updateBaseline=true, commit it: a"
+            + " test then fails on a finding not in it.\n"
+        : "Ratcheted against " + findingsFile + ": a test fails on a finding not in it, or on"
+            + " one that takes more round trips in one test.\n";
+  }
+
+  /** The tests not audited, by why, with their classes: a suite's unit tests in a few lines. */
+  static String notAuditedSection(Map<String, String> unaudited) {
+    Map<String, Map<String, Long>> byWhy = new LinkedHashMap<>();
+    unaudited.forEach((key, why) -> {
+      String cls = key.contains(".") ? key.substring(0, key.lastIndexOf('.')) : key;
+      byWhy.computeIfAbsent(why, w -> new java.util.TreeMap<>()).merge(cls, 1L, Long::sum);
+    });
+    StringBuilder s = new StringBuilder();
+    byWhy.forEach((why, classes) -> {
+      s.append(why).append(":\n");
+      classes.forEach((cls, n) -> s.append("  ").append(cls).append(" (")
+          .append(RoundTrips.plural(n, "test")).append(")\n"));
+    });
+    return s.toString();
   }
 
   /**

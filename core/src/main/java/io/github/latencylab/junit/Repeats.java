@@ -38,6 +38,11 @@ final class Repeats {
           && roundTrips >= N_PLUS_ONE_TRIPS;
     }
 
+    /** The same write, each in its own round trip, often enough to be called row by row. */
+    boolean rowByRow() {
+      return !SqlShape.isQuery(shape) && roundTrips >= N_PLUS_ONE_TRIPS && roundTrips == times;
+    }
+
     /** "`select ... from book b1_0 where b1_0.author_id=?` ran 100 times from `X`: ...". */
     String describe() {
       String head = "`" + SqlShape.brief(shape) + "` ran " + Format.count(times) + " times"
@@ -55,7 +60,7 @@ final class Repeats {
       if (SqlShape.isQuery(shape) && !shape.contains("?")) {
         return head + ": the same query each time";
       }
-      if (!SqlShape.isQuery(shape) && roundTrips >= N_PLUS_ONE_TRIPS) {
+      if (rowByRow()) {
         return head + ", one round trip each: row by row; batch them (addBatch/executeBatch,"
             + " reWriteBatchedInserts) or send them as one statement";
       }

@@ -57,6 +57,27 @@ public final class SharedLab {
    */
   static LabConfig configOfTheRun() {
     LabConfig config = LabConfig.fromEnvironment();
+    Properties junit = junitPlatformProperties();
+    for (Setting setting : Setting.values()) {
+      String value = System.getProperty(setting.property(),
+          junit.getProperty(setting.property()));
+      if (value != null && !value.strip().equals(config.get(setting))) {
+        config = config.with(setting, value.strip());
+      }
+    }
+    return config;
+  }
+
+  /**
+   * True when the run is audited ({@code latencylab.audit=true}: {@link AuditSession}), for a
+   * framework's entry that must point its datasource at the Lab before the framework boots.
+   */
+  public static boolean auditing() {
+    return Boolean.parseBoolean(configOfTheRun().get(Setting.AUDIT).strip());
+  }
+
+  /** The first {@code junit-platform.properties} on the class path, as JUnit reads it. */
+  static Properties junitPlatformProperties() {
     Properties junit = new Properties();
     ClassLoader context = Thread.currentThread().getContextClassLoader();
     URL file = (context != null ? context : SharedLab.class.getClassLoader())
@@ -68,14 +89,7 @@ public final class SharedLab {
         throw new IllegalArgumentException("Could not read " + file + ": " + e.getMessage(), e);
       }
     }
-    for (Setting setting : Setting.values()) {
-      String value = System.getProperty(setting.property(),
-          junit.getProperty(setting.property()));
-      if (value != null && !value.strip().equals(config.get(setting))) {
-        config = config.with(setting, value.strip());
-      }
-    }
-    return config;
+    return junit;
   }
 
   /** The run's Lab of {@code config}, started if there is none open. */

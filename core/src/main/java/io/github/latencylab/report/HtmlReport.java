@@ -122,6 +122,7 @@ public final class HtmlReport {
       }
     }
 
+    sections.stream().filter(ReportWriter.Section::leads).forEach(s -> section(h, s));
     Function<Cell, String> machine = results.machines().isEmpty() ? null : results::machine;
     if (machine != null) {
       h.append("<p class=\"note\">").append(esc(Results.MACHINES_NOTE)).append("</p>\n");
@@ -145,13 +146,15 @@ public final class HtmlReport {
         h.append("</div>\n");
       }
     });
-    for (ReportWriter.Section section : sections) {
-      h.append("<h2>").append(esc(section.title())).append("</h2>\n<pre>")
-          .append(esc(section.text())).append("</pre>\n");
-    }
+    sections.stream().filter(s -> !s.leads()).forEach(s -> section(h, s));
     environment(h, results.environment(), results.profile(), results.machines());
     h.append("</main>\n</body>\n</html>\n");
     return h.toString();
+  }
+
+  private static void section(StringBuilder h, ReportWriter.Section section) {
+    h.append("<h2>").append(esc(section.title())).append("</h2>\n<pre>")
+        .append(esc(section.text())).append("</pre>\n");
   }
 
   private static void table(StringBuilder h, List<Cell> cells, Function<Cell, String> machine) {

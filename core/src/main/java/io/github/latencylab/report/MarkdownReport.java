@@ -37,6 +37,7 @@ final class MarkdownReport {
         md.append("```\n\n");
       }
     }
+    sections.stream().filter(ReportWriter.Section::leads).forEach(s -> section(md, s));
     Map<String, List<Cell>> bySuite = ReportWriter.bySuite(results);
     Map<String, String> names = ReportWriter.shortNames(bySuite.keySet());
     Function<Cell, String> machine = results.machines().isEmpty() ? null : results::machine;
@@ -56,14 +57,16 @@ final class MarkdownReport {
           + " from a smaller size, ≈), not measured: a point that would take too long.\n\n");
       md.append(noisy(results.cells()));
     }
-    for (ReportWriter.Section section : sections) {
-      md.append("### ").append(section.title()).append("\n\n```\n").append(section.text());
-      md.append(section.text().endsWith("\n") ? "" : "\n").append("```\n\n");
-    }
+    sections.stream().filter(s -> !s.leads()).forEach(s -> section(md, s));
     md.append(environment(results.environment(), results.profile()));
     results.machines().forEach((name, env) -> md.append("- machine ").append(name).append(": ")
         .append(env == null ? "not recorded" : env.machine()).append('\n'));
     return md.toString();
+  }
+
+  private static void section(StringBuilder md, ReportWriter.Section section) {
+    md.append("### ").append(section.title()).append("\n\n```\n").append(section.text());
+    md.append(section.text().endsWith("\n") ? "" : "\n").append("```\n\n");
   }
 
   /** Results of users' tests (the JUnit extension's report), not of benchmarks. */

@@ -49,9 +49,14 @@ public final class ReportWriter {
 
   /**
    * A titled block of preformatted text the pages show after the tables, e.g. where a test's
-   * round trips come from.
+   * round trips come from; or, {@code leads}, before them: what a large suite is read from.
    */
-  public record Section(String title, String text) {
+  public record Section(String title, String text, boolean leads) {
+
+    /** A section after the tables. */
+    public Section(String title, String text) {
+      this(title, text, false);
+    }
   }
 
   /**

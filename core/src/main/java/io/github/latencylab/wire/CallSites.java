@@ -7,8 +7,10 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -66,10 +68,18 @@ public final class CallSites {
   private static final ClassValue<Boolean> COMPILED_BY_THE_BUILD = new ClassValue<>() {
     @Override
     protected Boolean computeValue(Class<?> type) {
-      return compiledByTheBuild(location(type));
+      return compiledByTheBuild(LOCATION.get(type).orElse(null));
     }
   };
 
+  // the frames an origin's chain holds: the call site and two callers above it
+  private static final int CHAIN = 3;
+  private static final ClassValue<Optional<Path>> LOCATION = new ClassValue<>() {
+    @Override
+    protected Optional<Path> computeValue(Class<?> type) {
+      return Optional.ofNullable(location(type));
+    }
+  };
   private static final List<String> EXCLUDED = new CopyOnWriteArrayList<>();
   private static final List<String> INCLUDED = new CopyOnWriteArrayList<>();
   private static final StackWalker WALKER =
@@ -118,6 +128,11 @@ public final class CallSites {
   /** The prefixes included now. */
   public static List<String> included() {
     return List.copyOf(INCLUDED);
+  }
+
+  /** This JVM's project root: the working directory's highest ancestor with a build file. */
+  public static Path projectRoot() {
+    return PROJECT_ROOT;
   }
 
   /** The project's root, the build's working directory's highest ancestor with a build file. */
@@ -212,7 +227,7 @@ public final class CallSites {
       return false;
     }
     if (startsWithAny(name, INCLUDED)) {
-      return OWN_CODE == null || !OWN_CODE.equals(location(type));
+      return OWN_CODE == null || !OWN_CODE.equals(LOCATION.get(type).orElse(null));
     }
     return !startsWithAny(name, EXCLUDED) && COMPILED_BY_THE_BUILD.get(type);
   }
@@ -278,27 +293,60 @@ public final class CallSites {
         : file + (f.getLineNumber() >= 0 ? ":" + f.getLineNumber() : "")) + ")";
   }
 
-  /** Who is writing on this thread: the overhead it is, if any, and the application frame. */
+  /**
+   * Who is writing on this thread: the overhead it is, if any, and the application's chain: the
+   * frame that asked, then up to {@link #CHAIN} - 1 callers of other methods in code built to
+   * the same place (a controller's loop above a finder; the test that drove the controller is
+   * another build output, so it ends the chain).
+   */
   static Origin origin() {
     return WALKER.walk(frames -> {
       Overhead overhead = null;
-      String withoutLine = null;
+      CodeLine withoutLine = null;
+      List<CodeLine> chain = new ArrayList<>(CHAIN);
+      Path chainFrom = null;
       for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+        if (!chain.isEmpty()) {
+          if (chain.size() == CHAIN || f.getClassName().startsWith("org.junit.")) {
+            break; // the test framework runs what is above: no caller of the application's
+          }
+          if (f.getLineNumber() >= 0 && isApplication(f.getDeclaringClass())
+              && !isGeneratedMethod(f) && Objects.equals(chainFrom, LOCATION.get(
+                  f.getDeclaringClass()).orElse(null))) {
+            CodeLine caller = codeLine(f);
+            if (!caller.method().equals(chain.get(chain.size() - 1).method())) {
+              chain.add(caller);
+            }
+          }
+          continue;
+        }
         if (isApplication(f.getDeclaringClass()) && !isGeneratedMethod(f)) {
           if (f.getLineNumber() >= 0) {
-            return new Origin(overhead, format(f));
+            chain.add(codeLine(f));
+            chainFrom = LOCATION.get(f.getDeclaringClass()).orElse(null);
+            continue;
           }
-          withoutLine = withoutLine != null ? withoutLine : format(f);
+          withoutLine = withoutLine != null ? withoutLine : codeLine(f);
         }
         if (overhead == null) {
           overhead = Overhead.of(f.getClassName(), f.getMethodName());
         }
       }
-      return new Origin(overhead, withoutLine != null ? withoutLine : NONE);
+      if (chain.isEmpty() && withoutLine != null) {
+        chain.add(withoutLine);
+      }
+      return new Origin(overhead, List.copyOf(chain));
     });
   }
 
-  /** What a round trip was for and which application frame asked for it. */
-  record Origin(Overhead overhead, String callSite) {
+  private static CodeLine codeLine(StackWalker.StackFrame f) {
+    String file = f.getFileName();
+    String pkg = f.getDeclaringClass().getPackageName();
+    return new CodeLine(format(f), file == null ? null
+        : (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + file, f.getLineNumber());
+  }
+
+  /** What a round trip was for and the application's chain that asked for it. */
+  record Origin(Overhead overhead, List<CodeLine> chain) {
   }
 }

@@ -434,7 +434,7 @@ public final class WireCounter {
     CallSites.Origin o = origin;
     // the values are read out of the Bind only where a test traces: never in the benchmarks
     WireStatement statement = new WireStatement(text, o == null ? null : parameters.get(),
-        valueBytes, o == null ? null : o.callSite(), o == null ? null : o.overhead(),
+        valueBytes, o == null ? null : o.chain(), o == null ? null : o.overhead(),
         connectionNumber, tripsStarted);
     if (o != null) {
       addOverhead(o.overhead(), 1, 1);

@@ -10,17 +10,38 @@ import java.util.List;
  *     Query; null when not kept)
  * @param valueBytes the bytes of the values it carried: its Bind's parameter values, or a
  *     simple Query's text (the statement's data, whatever the protocol around it)
- * @param callSite the first frame of the application on the stack that sent it, e.g.
- *     {@code AuthorService.listAuthors(AuthorService.java:42)} ({@link CallSites}); null
- *     when the counter was not tracing, "(no application frame)" when none was found
+ * @param chain the application's frames on the stack that sent it, the call site first, then
+ *     the callers above it ({@link CallSites}); null when the counter was not tracing, empty
+ *     when no frame was the application's
  * @param overhead what it was if not the code's own work, else null
  * @param connection the number of the connection that sent it (0: none known)
  * @param roundTrip the ordinal of the round trip that carried it on that connection:
  *     statements of one batch share it
  */
 public record WireStatement(String sql, List<BoundParameter> parameters, long valueBytes,
-    String callSite, Overhead overhead, int connection,
-    long roundTrip) {
+    List<CodeLine> chain, Overhead overhead, int connection, long roundTrip) {
+
+  /**
+   * The first frame of the application on the stack that sent it, e.g. {@code
+   * AuthorService.listAuthors(AuthorService.java:42)}; null when the counter was not tracing,
+   * {@value CallSites#NONE} when no frame was the application's.
+   */
+  public String callSite() {
+    return chain == null ? null : chain.isEmpty() ? CallSites.NONE : chain.get(0).frame();
+  }
+
+  /**
+   * "OwnersResource.setVisits(OwnersResource.java:154) -> Visit.findByPetId(Visit.java:31)":
+   * the chain, the outermost caller first; as {@link #callSite()} when it has one frame.
+   */
+  public String callChain() {
+    if (chain == null || chain.size() < 2) {
+      return callSite();
+    }
+    List<String> frames = new java.util.ArrayList<>();
+    chain.forEach(l -> frames.add(0, l.frame()));
+    return String.join(" -> ", frames);
+  }
 
   /** True when it is the code's own work, not {@link Overhead}. */
   public boolean counted() {

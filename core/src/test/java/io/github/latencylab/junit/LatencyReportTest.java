@@ -148,6 +148,8 @@ class LatencyReportTest {
         .configurationParameter("latencylab.report", "true")
         .configurationParameter("latencylab.report.dir", report.toString())
         .configurationParameter("latencylab.report.baseline", baseline.toString())
+        .configurationParameter("latencylab.findings",
+            baseline.resolveSibling("latency-findings.json").toString())
         .configurationParameter("latencylab.updateBaseline", String.valueOf(update))
         .selectors(java.util.Arrays.stream(classes).map(c -> selectClass(c))
             .toArray(org.junit.platform.engine.DiscoverySelector[]::new))
