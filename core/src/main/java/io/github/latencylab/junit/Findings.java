@@ -45,9 +45,12 @@ final class Findings {
     }
   }
 
-  /** One finding in one test: the shape, the chain (call site first), what it sent. */
+  /**
+   * One finding in one test: the shape, the chain (call site first), what it sent, and the HTTP
+   * route whose handler sent it (null: none).
+   */
   record Occurrence(Kind kind, String shape, List<CodeLine> chain, long statements,
-      long roundTrips) {
+      long roundTrips, String endpoint) {
 
     /**
      * "N+1 at Visit.findByPetId: select ... where pet_id=?": the method that sent it, not its
@@ -81,7 +84,7 @@ final class Findings {
    * that reached it, the most round trips first.
    */
   record Finding(Occurrence first, long statements, long roundTrips, long worstInOneTest,
-      List<String> tests, List<String> chains) {
+      List<String> tests, List<String> chains, List<String> endpoints) {
 
     /** Round trips a fix would save: all but one a test. */
     long avoidable() {
@@ -125,7 +128,7 @@ final class Findings {
           : null;
       if (kind != null) {
         found.add(new Occurrence(kind, shape, first.chain() == null ? List.of()
-            : first.chain(), list.size(), trips.size()));
+            : first.chain(), list.size(), trips.size(), first.endpoint()));
       }
     });
     return found;
@@ -147,7 +150,9 @@ final class Findings {
           list.stream().mapToLong(e -> e.getValue().roundTrips()).max().orElse(0),
           list.stream().map(Map.Entry::getKey).distinct().toList(),
           chains.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue()
-              .reversed()).map(Map.Entry::getKey).toList()));
+              .reversed()).map(Map.Entry::getKey).toList(),
+          list.stream().map(e -> e.getValue().endpoint()).filter(java.util.Objects::nonNull)
+              .distinct().sorted().toList()));
     });
     findings.sort(Comparator.comparingLong(Finding::avoidable).reversed()
         .thenComparing(f -> f.first().key()));
@@ -184,6 +189,9 @@ final class Findings {
       s.append(++rank).append(". ").append(o.kind().label).append(": `")
           .append(SqlShape.brief(o.shape())).append("`\n");
       f.chains().stream().limit(3).forEach(c -> s.append("   from ").append(c).append('\n'));
+      if (!f.endpoints().isEmpty()) {
+        s.append("   on ").append(String.join(", ", f.endpoints())).append('\n');
+      }
       if (f.chains().size() > 3) {
         s.append("   and ").append(f.chains().size() - 3).append(" more chains\n");
       }
@@ -202,6 +210,46 @@ final class Findings {
     }
     return s.append("Priced as the avoidable round trips x the added RTT: what the wire would"
         + " add if the database moved that far away.\n").toString();
+  }
+
+  /**
+   * Round trips per HTTP route, across every test that drove one ({@code statements} by test),
+   * with what the findings on each would save: "GET /owners/{ownerId}: 12 round trips in 2
+   * tests, 4 avoidable (...)"; "" where no statement came from a handler.
+   */
+  static String endpoints(Map<String, List<WireStatement>> statements,
+      Map<String, List<Occurrence>> occurrences) {
+    Map<String, long[]> byRoute = new java.util.TreeMap<>(); // round trips, tests, avoidable
+    statements.forEach((test, list) -> {
+      Map<String, Set<String>> trips = new LinkedHashMap<>();
+      list.stream().filter(st -> st.endpoint() != null).forEach(st -> trips.computeIfAbsent(
+          st.endpoint(), k -> new HashSet<>()).add(st.connection() + "." + st.roundTrip()));
+      trips.forEach((route, t) -> {
+        long[] n = byRoute.computeIfAbsent(route, k -> new long[3]);
+        n[0] += t.size();
+        n[1]++;
+      });
+    });
+    occurrences.values().forEach(list -> list.stream().filter(o -> o.endpoint() != null)
+        .forEach(o -> byRoute.computeIfAbsent(o.endpoint(), k -> new long[3])[2]
+            += o.roundTrips() - 1));
+    if (byRoute.isEmpty()) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder();
+    byRoute.entrySet().stream().sorted(Comparator.comparingLong((Map.Entry<String, long[]> e)
+        -> -e.getValue()[2]).thenComparingLong(e -> -e.getValue()[0])).forEach(e -> {
+          long[] n = e.getValue();
+          s.append(e.getKey()).append(": ").append(RoundTrips.plural(n[0], "round trip"))
+              .append(" in ").append(RoundTrips.plural(n[1], "test")).append(", ")
+              .append(Format.count(n[2])).append(" avoidable");
+          if (n[2] > 0) {
+            s.append(" (").append(CallSiteRanking.PRICED_AT.stream().map(r -> Format.duration(
+                n[2] * r.millis()) + " at " + r).collect(Collectors.joining(", "))).append(')');
+          }
+          s.append('\n');
+        });
+    return s.toString();
   }
 
   /**

@@ -282,6 +282,13 @@ final class LatencyReport implements AutoCloseable {
     sections.add(new ReportWriter.Section("Findings: N+1s and row-by-row writes, by the round"
         + " trips a fix would save", Findings.section(findings, roundTrips, all.size())
         + ratchetLine(), true));
+    Map<String, List<WireStatement>> counted = new LinkedHashMap<>();
+    all.forEach(r -> counted.put(r.series().key(), r.cost().countedStatements()));
+    String endpoints = Findings.endpoints(counted, occurrences);
+    if (!endpoints.isEmpty()) {
+      sections.add(new ReportWriter.Section("Endpoints: round trips per HTTP route the tests"
+          + " drove", endpoints, true));
+    }
     if (!unaudited.isEmpty()) {
       sections.add(new ReportWriter.Section("Not audited: " + RoundTrips.plural(
           unaudited.size(), "test") + " sent no SQL the Lab counted", notAuditedSection(

@@ -87,7 +87,8 @@ final class Sarif {
           + " avoidable: " + CallSiteRanking.PRICED_AT.stream().map(rtt -> Format.duration(
               f.avoidable() * rtt.millis()) + " at " + rtt).collect(
                   java.util.stream.Collectors.joining(", ")) + ". From "
-          + String.join("; from ", f.chains())
+          + String.join("; from ", f.chains()) + (f.endpoints().isEmpty() ? ""
+              : ", on " + String.join(", ", f.endpoints()))
           + ". " + o.kind().help);
       r.putArray("locations").add(location(repository.relativize(at),
           o.chain().get(0).line()));

@@ -294,10 +294,11 @@ public final class CallSites {
   }
 
   /**
-   * Who is writing on this thread: the overhead it is, if any, and the application's chain: the
+   * Who is writing on this thread: the overhead it is, if any; the application's chain: the
    * frame that asked, then up to {@link #CHAIN} - 1 callers of other methods in code built to
    * the same place (a controller's loop above a finder; the test that drove the controller is
-   * another build output, so it ends the chain).
+   * another build output, so it ends the chain); and the HTTP route of the outermost handler
+   * method on the stack ({@link Routes}), if any. The test framework's frames end the walk.
    */
   static Origin origin() {
     return WALKER.walk(frames -> {
@@ -305,14 +306,19 @@ public final class CallSites {
       CodeLine withoutLine = null;
       List<CodeLine> chain = new ArrayList<>(CHAIN);
       Path chainFrom = null;
+      String route = null;
       for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+        if (f.getClassName().startsWith("org.junit.")) {
+          break; // the test framework runs what is above: no caller of the application's
+        }
+        boolean application = isApplication(f.getDeclaringClass()) && !isGeneratedMethod(f);
+        if (application) {
+          String served = Routes.of(f);
+          route = served != null ? served : route;
+        }
         if (!chain.isEmpty()) {
-          if (chain.size() == CHAIN || f.getClassName().startsWith("org.junit.")) {
-            break; // the test framework runs what is above: no caller of the application's
-          }
-          if (f.getLineNumber() >= 0 && isApplication(f.getDeclaringClass())
-              && !isGeneratedMethod(f) && Objects.equals(chainFrom, LOCATION.get(
-                  f.getDeclaringClass()).orElse(null))) {
+          if (chain.size() < CHAIN && application && f.getLineNumber() >= 0
+              && Objects.equals(chainFrom, LOCATION.get(f.getDeclaringClass()).orElse(null))) {
             CodeLine caller = codeLine(f);
             if (!caller.method().equals(chain.get(chain.size() - 1).method())) {
               chain.add(caller);
@@ -320,7 +326,7 @@ public final class CallSites {
           }
           continue;
         }
-        if (isApplication(f.getDeclaringClass()) && !isGeneratedMethod(f)) {
+        if (application) {
           if (f.getLineNumber() >= 0) {
             chain.add(codeLine(f));
             chainFrom = LOCATION.get(f.getDeclaringClass()).orElse(null);
@@ -335,7 +341,7 @@ public final class CallSites {
       if (chain.isEmpty() && withoutLine != null) {
         chain.add(withoutLine);
       }
-      return new Origin(overhead, List.copyOf(chain));
+      return new Origin(overhead, List.copyOf(chain), route);
     });
   }
 
@@ -346,7 +352,7 @@ public final class CallSites {
         : (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + file, f.getLineNumber());
   }
 
-  /** What a round trip was for and the application's chain that asked for it. */
-  record Origin(Overhead overhead, List<CodeLine> chain) {
+  /** What a round trip was for, the application's chain that asked for it, its route. */
+  record Origin(Overhead overhead, List<CodeLine> chain, String route) {
   }
 }

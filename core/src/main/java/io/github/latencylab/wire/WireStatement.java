@@ -17,9 +17,12 @@ import java.util.List;
  * @param connection the number of the connection that sent it (0: none known)
  * @param roundTrip the ordinal of the round trip that carried it on that connection:
  *     statements of one batch share it
+ * @param endpoint the HTTP route whose handler sent it, {@code GET /owners/{ownerId}}; null when
+ *     no handler was on the stack, or the counter was not tracing
  */
 public record WireStatement(String sql, List<BoundParameter> parameters, long valueBytes,
-    List<CodeLine> chain, Overhead overhead, int connection, long roundTrip) {
+    List<CodeLine> chain, Overhead overhead, int connection, long roundTrip,
+    String endpoint) {
 
   /**
    * The first frame of the application on the stack that sent it, e.g. {@code

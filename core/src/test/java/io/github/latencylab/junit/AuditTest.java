@@ -49,7 +49,8 @@ class AuditTest {
         BudgetedTests.class);
 
     assertThat(outcomes).containsOnlyKeys("ArithmeticTests.addition",
-        "BudgetedTests.overItsBudget", "OwnerRepositoryTests.ownersInOneQuery",
+        "BudgetedTests.overItsBudget", "OwnerRepositoryTests.ownerPage",
+        "OwnerRepositoryTests.ownersInOneQuery",
         "OwnerRepositoryTests.ownersOneByOne", "SwappedDatabaseTests.onH2");
     assertThat(outcomes).as("an audit fails no test of its own accord; a budget still does")
         .containsEntry("ArithmeticTests.addition", "SUCCESSFUL")
@@ -71,15 +72,21 @@ class AuditTest {
     assertThat(md.indexOf("### Findings")).as("the findings lead the report")
         .isGreaterThan(-1).isLessThan(md.indexOf("### AuditTest$OwnerRepositoryTests"));
     assertThat(md)
-        .contains("2 N+1s in 2 of 3 tests counted. Fixing them would save 5 of the 8 round"
-            + " trips the tests sent (63%): 100 ms at 20ms, 400 ms at 80ms of the wire.")
+        .contains("2 N+1s in 3 of 4 tests counted. Fixing them would save 7 of the 11 round"
+            + " trips the tests sent (64%): 140 ms at 20ms, 560 ms at 80ms of the wire.")
         .contains("1. N+1: `SELECT ?::int AS id`\n   from `AuditTest$OwnerRepositoryTests"
             + ".ownersOneByOne("
             + "AuditTest.java:" + lineOf("the loop's caller") + ")` -> `AuditTest.owners("
             + "AuditTest.java:" + lineOf("the loop") + ")` -> `AuditTest.ownerById("
             + "AuditTest.java:" + line + ")`\n"
-            + "   4 round trips in 1 test (at most 4 in one), 3 avoidable: 60.00 ms at 20ms, 240"
+            + "   from `AuditTest$OwnerController.pets(AuditTest.java:"
+            + lineOf("the handler's loop") + ")` -> `AuditTest.owners(")
+        .contains("   on GET /owners/{ownerId}/pets\n"
+            + "   7 round trips in 2 tests (at most 4 in one), 5 avoidable: 100 ms at 20ms, 400"
             + " ms at 80ms\n")
+        .contains("### Endpoints: round trips per HTTP route the tests drove\n\n```\n"
+            + "GET /owners/{ownerId}/pets: 3 round trips in 1 test, 2 avoidable (40.00 ms at"
+            + " 20ms, 160 ms at 80ms)\n```")
         .contains("2. N+1: `SELECT ?::int AS n`\n   from `AuditTest$BudgetedTests.overItsBudget(")
         .contains("### Not audited: 2 tests sent no SQL the Lab counted")
         .contains("no SQL reached the Lab's database: a test of code that sends none, or SQL"
@@ -205,6 +212,25 @@ class AuditTest {
     }
   }
 
+  @Retention(RetentionPolicy.RUNTIME)
+  public @interface RequestMapping {
+    String[] value();
+  }
+
+  @Retention(RetentionPolicy.RUNTIME)
+  public @interface GetMapping {
+    String[] value();
+  }
+
+  /** Named as Spring's mapping annotations are, which latency-lab reads by name. */
+  @RequestMapping("/owners")
+  static class OwnerController {
+    @GetMapping("/{ownerId}/pets")
+    void pets(Connection c) throws Exception {
+      owners(c, 3); // the handler's loop
+    }
+  }
+
   /** A team's repository tests: no latency-lab in sight. Run by {@link AuditTest} only. */
   static class OwnerRepositoryTests {
 
@@ -214,6 +240,13 @@ class AuditTest {
     void ownersOneByOne() throws Exception {
       try (Connection c = labConnection()) {
         owners(c, seeded ? 5 : 4); // the loop's caller
+      }
+    }
+
+    @Test
+    void ownerPage() throws Exception {
+      try (Connection c = labConnection()) {
+        new OwnerController().pets(c);
       }
     }
 
