@@ -75,7 +75,8 @@ final class Findings {
     String describe() {
       return kind.label + ": `" + SqlShape.brief(shape) + "` ran "
           + RoundTrips.plural(statements, "time") + " in "
-          + RoundTrips.plural(roundTrips, "round trip") + " from " + chainText();
+          + RoundTrips.plural(roundTrips, "round trip") + " from " + chainText()
+          + (endpoint == null ? "" : " on " + endpoint);
     }
   }
 

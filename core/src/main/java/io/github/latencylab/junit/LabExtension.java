@@ -416,26 +416,29 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     // could not count: it is listed as not audited, with why
     boolean audited = spec.isEmpty() && report.isPresent() && report.get().audits();
     (spec.includeOverhead() ? on.includingOverhead() : on).check(spec,
-        method.getName() + "()", report.isEmpty() ? null : cost -> {
+        method.getName() + "()", report.isEmpty() ? null : new RoundTrips.Recording(cost -> {
           if (audited && cost.counted().roundTrips() == 0) {
             report.get().notAudited(series, NotAudited.why(testClass));
           } else {
             regression[0] = report.get().record(series, cost, lab.environment());
             regression[1] = report.get().ratchet(cost);
           }
-        }, audited ? why -> report.get().notAudited(series, why) : null, () -> {
+        }, audited ? why -> report.get().notAudited(series, why) : null,
+            report.get().readsWork()), () -> {
           invocation.proceed();
           return null;
         });
+    List<String> failures = new ArrayList<>();
     if (regression[0] != null) {
-      throw new AssertionFailedError("latency regression against the baseline (if intended,"
-          + " rewrite it with -Dlatencylab.updateBaseline=true and commit it):\n"
-          + regression[0]);
+      failures.add("latency regression against the baseline (if intended, rewrite it with"
+          + " -Dlatencylab.updateBaseline=true and commit it):\n" + regression[0]);
     }
     if (regression[1] != null) {
-      throw new AssertionFailedError("latency-lab findings the committed ones do not allow (if"
-          + " intended, rewrite them with -Dlatencylab.updateBaseline=true and commit them):\n"
-          + regression[1]);
+      failures.add("latency-lab findings the committed ones do not allow (if intended, rewrite"
+          + " them with -Dlatencylab.updateBaseline=true and commit them):\n" + regression[1]);
+    }
+    if (!failures.isEmpty()) {
+      throw new AssertionFailedError(String.join("\n", failures));
     }
   }
 

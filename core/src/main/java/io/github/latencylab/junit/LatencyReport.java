@@ -113,6 +113,14 @@ final class LatencyReport implements AutoCloseable {
     return audit;
   }
 
+  /**
+   * True when each test's server work and plans are read: with {@code latencylab.report=true},
+   * whose baseline gates them; an audit alone reads the wire only, its findings' whole source.
+   */
+  boolean readsWork() {
+    return baselineFile != null;
+  }
+
   /** An audited test the Lab counted nothing of, and why: listed, not a row. */
   void notAudited(Series series, String why) {
     synchronized (tests) {

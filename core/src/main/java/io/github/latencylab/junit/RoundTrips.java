@@ -203,8 +203,8 @@ public final class RoundTrips {
   }
 
   public <T> T costAtMost(Rtt rtt, double maxMillis, ThrowingSupplier<T> code) {
-    return check(new Spec(List.of(), new Cost(rtt, maxMillis), includeOverhead), null, null,
-        code);
+    return check(new Spec(List.of(), new Cost(rtt, maxMillis), includeOverhead), null,
+        (Recording) null, code);
   }
 
   private static RoundTrips current() {
@@ -229,27 +229,29 @@ public final class RoundTrips {
   }
 
   private <T> T check(Bound bound, String subject, ThrowingSupplier<T> code) {
-    return check(new Spec(List.of(bound), null, includeOverhead), subject, null, code);
+    return check(new Spec(List.of(bound), null, includeOverhead), subject, (Recording) null,
+        code);
   }
 
   /**
-   * Runs {@code code}, counted, then hands what it cost to {@code recorder} (if any) and checks
-   * {@code spec}; {@code subject} names the block in the message.
+   * What a counted block's cost goes to beyond its budget (the report): {@code cost} takes it;
+   * {@code uncounted}, where given, takes SQL the Lab did not count (one line) instead of a
+   * failure, and nothing is recorded then; {@code work}: the server's plans and work are read
+   * for it (the report's, not an audit's alone).
    */
-  <T> T check(Spec spec, String subject, Consumer<BlockCost> recorder,
-      ThrowingSupplier<T> code) {
-    return check(spec, subject, recorder, null, code);
+  record Recording(Consumer<BlockCost> cost, Consumer<String> uncounted, boolean work) {
   }
 
   /**
-   * The same; where {@code uncountedSink} is given, SQL the Lab did not count goes to it (one
-   * line) instead of failing the block, and nothing is recorded.
+   * Runs {@code code}, counted, then hands what it cost to {@code recording} (if any) and
+   * checks {@code spec}; {@code subject} names the block in the message.
    */
-  <T> T check(Spec spec, String subject, Consumer<BlockCost> recorder,
-      Consumer<String> uncountedSink, ThrowingSupplier<T> code) {
+  <T> T check(Spec spec, String subject, Recording recording, ThrowingSupplier<T> code) {
+    Consumer<BlockCost> recorder = recording == null ? null : recording.cost();
+    Consumer<String> uncountedSink = recording == null ? null : recording.uncounted();
     Optional<UncountedSql> watch = lab == null ? Optional.empty() : lab.watchUncounted();
     // the server's plans and work: for the report and a work budget, not every assertion
-    Supplier<Optional<ServerWork>> work = lab != null && (recorder != null
+    Supplier<Optional<ServerWork>> work = lab != null && (recorder != null && recording.work()
         || spec.work() != null) ? lab::watchWork : null;
     BlockCost.Measured<T> measured;
     try {
