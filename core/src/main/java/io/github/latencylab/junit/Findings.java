@@ -81,11 +81,12 @@ final class Findings {
   }
 
   /**
-   * A finding across the run: its first occurrence, its count over every test, and the chains
-   * that reached it, the most round trips first.
+   * A finding across the run: its first occurrence, its count over every test, the chains that
+   * reached it (the most round trips first), the lines above its call site in them (each once),
+   * and the routes it served.
    */
   record Finding(Occurrence first, long statements, long roundTrips, long worstInOneTest,
-      List<String> tests, List<String> chains, List<String> endpoints) {
+      List<String> tests, List<String> chains, List<CodeLine> callers, List<String> endpoints) {
 
     /** Round trips a fix would save: all but one a test. */
     long avoidable() {
@@ -152,6 +153,8 @@ final class Findings {
           list.stream().map(Map.Entry::getKey).distinct().toList(),
           chains.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue()
               .reversed()).map(Map.Entry::getKey).toList(),
+          list.stream().flatMap(e -> e.getValue().chain().stream().skip(1)).distinct()
+              .toList(),
           list.stream().map(e -> e.getValue().endpoint()).filter(java.util.Objects::nonNull)
               .distinct().sorted().toList()));
     });

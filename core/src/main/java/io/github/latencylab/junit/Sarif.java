@@ -94,7 +94,7 @@ final class Sarif {
           o.chain().get(0).line()));
       ArrayNode related = r.putArray("relatedLocations");
       int id = 0;
-      for (CodeLine caller : o.chain().subList(1, o.chain().size())) {
+      for (CodeLine caller : f.callers()) {
         Path callerAt = sources.get(caller.source());
         if (callerAt != null) {
           ObjectNode rel = location(repository.relativize(callerAt), caller.line());

@@ -25,6 +25,7 @@ public final class HtmlReport {
         Arial, sans-serif; color: #222; background: #fafafa; margin: 0; }
       main { max-width: 1240px; margin: 0 auto; padding: 24px 28px 48px; background: #fff; }
       h1 { font-size: 26px; margin: 0 0 4px; }
+      pre { white-space: pre-wrap; overflow-wrap: anywhere; }
       h2 { font-size: 21px; margin: 36px 0 10px; padding-top: 8px; border-top: 1px solid #ddd; }
       h3 { font-size: 16px; margin: 22px 0 8px; }
       .meta, .note { color: #555; }

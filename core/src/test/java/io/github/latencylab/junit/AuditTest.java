@@ -105,7 +105,10 @@ class AuditTest {
         .satisfies(uri -> assertThat(Sarif.repositoryRoot(Path.of("").toAbsolutePath())
             .resolve(uri)).isRegularFile());
     assertThat(at.path("region").path("startLine").asInt()).isEqualTo(line);
-    assertThat(result.path("relatedLocations")).hasSize(2);
+    assertThat(result.path("relatedLocations")).as("the callers of both chains, each once")
+        .extracting(l -> l.path("physicalLocation").path("region").path("startLine").asInt())
+        .containsExactly(lineOf("the loop"), lineOf("the loop's caller"),
+            lineOf("the handler's loop"));
     assertThat(Files.readString(report.resolve("findings.md")))
         .contains("| 1 | N+1 | `SELECT ?::int AS id` |");
   }
