@@ -17,7 +17,8 @@ import org.springframework.test.context.ActiveProfiles;
 /**
  * .ci/run copies this into a copy of the Spring Boot example: a report that reads through a
  * datasource of its own, built from the Lab's host and port (its URL without latency-lab's
- * parameters), so the Lab counts none of it. Its budget must fail in one line, never pass.
+ * parameters), so the Lab counts none of it, kept open as a pool's or opened and closed within
+ * the test. Each budget must fail in one line, never pass.
  */
 @ExtendWith(LabExtension.class)
 @SpringBootTest
@@ -40,6 +41,21 @@ class ReportsOnItsOwnDatasourceTest {
     // the same database and schema as the application's: a count of zero would be a lie
     assertThat(own.queryForObject("select current_schema()", String.class))
         .isEqualTo("latency_lab");
+  }
+
+  // plain JDBC as it is most often written: a connection opened and closed within the test
+  @Test
+  @ExpectRoundTrips(max = 10)
+  void threeSelectsOnAConnectionItOpensAndCloses() throws Exception {
+    String url = System.getProperty("latencylab.lab.url")
+        .replaceAll("[&?]socketFactory(Arg)?=[^&]*", "");
+    try (Connection c = java.sql.DriverManager.getConnection(url,
+        System.getProperty("latencylab.lab.user"), System.getProperty("latencylab.lab.password"));
+        java.sql.Statement s = c.createStatement()) {
+      for (int i = 0; i < 3; i++) {
+        s.execute("select count(*) from author");
+      }
+    }
   }
 
   @AfterAll

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.postgresql.jdbc.PreferQueryMode;
@@ -78,6 +79,7 @@ public final class Lab implements AutoCloseable {
   private ServerInfo server;
   private String toxiproxyVersion;
   private Connection watchConnection; // UncountedSql's and ServerWork's, opened on first use
+  private final AtomicLong ownSessions = new AtomicLong(); // the connections plain() made
   private StatementStatistics.Located statementStatistics; // found on first use
   private boolean closed;
   private boolean stopped;
@@ -101,7 +103,7 @@ public final class Lab implements AutoCloseable {
     // first: it asks the Toxiproxy what it can do, and may fail
     this.latency = backend instanceof AttachedBackend ? null
         : new LatencyControl(backend.toxics().orElse(null), plain(target),
-            backend.baseline().map(this::inSchema).map(Lab::plain).orElse(null), calibrate,
+            backend.baseline().map(this::inSchema).map(this::plain).orElse(null), calibrate,
             wholeMillisecondToxics, link);
     Link applied = latency != null ? latency.link() : link;
     wire.link(applied);
@@ -722,7 +724,9 @@ public final class Lab implements AutoCloseable {
       counted.addAll(directWire.backendsOpenSince(since));
       counted.addAll(relayChecks.backendsOpenSince(since));
       return counted;
-    }, id + " (" + target.redactedUrl() + ")"));
+    }, () -> wire.sessionsStarted() + directWire.sessionsStarted()
+        + relayChecks.sessionsStarted() + ownSessions.get(),
+        id + " (" + target.redactedUrl() + ")"));
   }
 
   /**
@@ -776,9 +780,10 @@ public final class Lab implements AutoCloseable {
     }
   }
 
-  // connections the Lab makes for itself are not counted on the user's wire
-  private static PGSimpleDataSource plain(PostgresTarget target) {
-    PGSimpleDataSource ds = new PGSimpleDataSource();
+  // connections the Lab makes for itself are not counted on the user's wire, but each is a
+  // session the server starts: UncountedSql accounts for them by ownSessions
+  private PGSimpleDataSource plain(PostgresTarget target) {
+    PGSimpleDataSource ds = new OwnConnections(ownSessions);
     ds.setURL(target.jdbcUrl());
     // told apart from the application's by UncountedSql; a name the user's URL gives wins
     if (!target.parameters().containsKey("ApplicationName")) {
@@ -787,6 +792,22 @@ public final class Lab implements AutoCloseable {
     ds.setUser(target.user());
     ds.setPassword(target.password());
     return ds;
+  }
+
+  /** A data source of the Lab's own that counts the sessions it opens. */
+  private static final class OwnConnections extends PGSimpleDataSource {
+    private static final long serialVersionUID = 1L;
+    private final transient AtomicLong opened;
+
+    OwnConnections(AtomicLong opened) {
+      this.opened = opened;
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+      opened.incrementAndGet(); // before the server counts it: never fewer than the server's
+      return super.getConnection(user, password);
+    }
   }
 
   // unique in the JVM, whichever copy of latency-lab starts the Lab (JvmWide)

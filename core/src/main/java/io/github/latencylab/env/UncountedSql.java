@@ -12,16 +12,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * What the server saw against what the Lab counted, over one stretch of a test: SQL that ran
  * on a session of the Lab's database whose connection the Lab did not count (an application's
  * own datasource built from host and port, a URL stripped of latency-lab's parameters, another
- * Lab's URL) would leave a budget reading zero, and passing. Read from {@code
- * pg_stat_activity} on a connection of the Lab's own, outside the counted ones, at the start and
- * the end: it sees the sessions still open at the end (a pool's), not one opened and closed
- * within the stretch. Only on a PostgreSQL the Lab owns: on your own database other clients are
+ * Lab's URL) would leave a budget reading zero, and passing. Read on a connection of the Lab's
+ * own, outside the counted ones, at the start and the end: {@code pg_stat_activity} names the
+ * sessions still open at the end that ran SQL (a pool's); {@code pg_stat_database.sessions},
+ * the sessions the server started meanwhile, counts those opened and closed within the stretch
+ * (plain JDBC's try-with-resources) against the sessions the Lab's counted connections and its
+ * own started (PostgreSQL 14 and later: before, the open ones only). Only on a PostgreSQL the
+ * Lab owns: on your own database other clients are
  * yours to have. SQL sent to another Lab of the JVM (a framework's datasource on a Lab of other
  * settings) shows on that Lab's count instead, and is a finding too.
  */
@@ -36,33 +40,46 @@ public final class UncountedSql {
       + " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
       + " AND application_name <> '" + OWN_APPLICATION_NAME + "' AND query_start >= ?";
 
+  private static final String SESSIONS_STARTED = "SELECT sessions FROM pg_stat_database"
+      + " WHERE datname = current_database()";
+  // a connection being opened as the stretch ends: its session counted by the server before
+  // its BackendKeyData is read here; how long, at most, to wait for the Lab to count it
+  private static final long SETTLE_NANOS = 200_000_000L;
+
   private final Connection watch;
   private final String labId;
   private final Supplier<Set<Integer>> counted;
+  private final LongSupplier sessionsCounted;
   private final String labName;
   private final Timestamp since;
   private final Map<String, Long> otherLabs;
+  private final long countedAtStart;
+  private final long serverAtStart; // -1: the server does not count its sessions
 
   private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
-      String labName) throws SQLException {
+      LongSupplier sessionsCounted, String labName) throws SQLException {
     this.watch = watch;
     this.labId = labId;
     this.counted = counted;
+    this.sessionsCounted = sessionsCounted;
     this.labName = labName;
     this.otherLabs = otherLabsStatements();
+    // the Lab's count first: a session starting meanwhile is the server's too, never one more
+    this.countedAtStart = sessionsCounted.getAsLong();
     synchronized (watch) { // one connection for every budget of the Lab, whatever thread
       try (PreparedStatement now = watch.prepareStatement("SELECT clock_timestamp()");
           ResultSet rs = now.executeQuery()) {
         rs.next();
         this.since = rs.getTimestamp(1);
       }
+      this.serverAtStart = serverSessions();
     }
   }
 
   static UncountedSql start(Connection watch, String labId, Supplier<Set<Integer>> counted,
-      String labName) {
+      LongSupplier sessionsCounted, String labName) {
     try {
-      return new UncountedSql(watch, labId, counted, labName);
+      return new UncountedSql(watch, labId, counted, sessionsCounted, labName);
     } catch (SQLException e) {
       throw new IllegalStateException("Could not read the server's clock on " + labName + ": "
           + e.getMessage(), e);
@@ -120,7 +137,7 @@ public final class UncountedSql {
       }
     });
     if (sessions.isEmpty()) {
-      return Optional.empty();
+      return shortLived();
     }
     return Optional.of("SQL reached the Lab's database on " + (sessions.size() == 1
         ? "a connection" : sessions.size() + " connections") + " the Lab did not count, "
@@ -128,5 +145,53 @@ public final class UncountedSql {
         : "") + ": this budget reads " + labName + ", which counts only connections made"
         + " through its URL (${latencylab.lab.url}) or its DataSource; point the application's"
         + " datasource there");
+  }
+
+  /**
+   * The sessions the server started during the stretch that neither the Lab's counted
+   * connections nor its own account for: connections opened and closed within it.
+   */
+  private Optional<String> shortLived() {
+    if (serverAtStart < 0) {
+      return Optional.empty();
+    }
+    long started;
+    synchronized (watch) {
+      try {
+        started = serverSessions() - serverAtStart;
+      } catch (SQLException e) {
+        throw new IllegalStateException("Could not read pg_stat_database on " + labName + ": "
+            + e.getMessage(), e);
+      }
+    }
+    long accounted = sessionsCounted.getAsLong() - countedAtStart;
+    for (long deadline = System.nanoTime() + SETTLE_NANOS; accounted < started
+        && System.nanoTime() < deadline; accounted = sessionsCounted.getAsLong() - countedAtStart) {
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+    }
+    long uncounted = started - accounted;
+    if (uncounted <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of((uncounted == 1 ? "a connection" : uncounted + " connections")
+        + " the Lab did not count reached its database and closed within the test (the server"
+        + " started " + started + (started == 1 ? " session" : " sessions") + ", the Lab's"
+        + " counted connections and its own " + accounted + "): this budget reads " + labName
+        + ", which counts only connections made through its URL (${latencylab.lab.url}) or its"
+        + " DataSource; a connection opened by host and port, or by a URL without latency-lab's"
+        + " parameters, is not; point it there");
+  }
+
+  // the sessions the server has started on the Lab's database, or -1 before PostgreSQL 14
+  private long serverSessions() throws SQLException {
+    try (PreparedStatement st = watch.prepareStatement(SESSIONS_STARTED);
+        ResultSet rs = st.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : -1;
+    } catch (SQLException e) {
+      if ("42703".equals(e.getSQLState())) { // undefined_column: no "sessions" before 14
+        return -1;
+      }
+      throw e;
+    }
   }
 }

@@ -79,6 +79,8 @@ public final class WireCounter {
   // of a Lab's counter: those of its connections, each with when it closed (System.nanoTime;
   // Long.MAX_VALUE while open), kept a minute: a backend outlives its client's close a little
   private volatile int backendPid;
+  // the server sessions its connections started: each BackendKeyData read (a Lab's counter)
+  private final AtomicLong sessionsStarted = new AtomicLong();
   private final Map<Integer, Long> backends = new java.util.concurrent.ConcurrentHashMap<>();
   // of a connection's counter: its round trips as RoundTripDepth defines them, and those the
   // server's messages being read completed
@@ -117,6 +119,7 @@ public final class WireCounter {
         long forgotten = System.nanoTime() - 60_000_000_000L;
         parent.backends.values().removeIf(closedAt -> closedAt < forgotten);
         parent.backends.put(pid, Long.MAX_VALUE);
+        parent.sessionsStarted.incrementAndGet();
       }
     });
     this.tap = parent == null ? null : new FrontendTap(new FrontendTap.Listener() {
@@ -289,6 +292,15 @@ public final class WireCounter {
       }
     });
     return pids;
+  }
+
+  /**
+   * How many server sessions the connections counted here have started (their BackendKeyData,
+   * read before their first ReadyForQuery): what the server's own count of sessions started is
+   * checked against, short-lived connections included.
+   */
+  public long sessionsStarted() {
+    return sessionsStarted.get();
   }
 
   /** A counter for one connection that also adds to this one. */

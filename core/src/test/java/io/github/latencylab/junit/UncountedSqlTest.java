@@ -46,6 +46,11 @@ class UncountedSqlTest {
             message(m -> m.startsWith("threeSelectsOnAnotherLab(): SQL went to another Lab of"
                 + " this JVM, lab-") && m.contains(" statements meanwhile), while this budget"
                 + " reads lab-") && !m.contains("\n")))))
+        .haveExactly(1, event(test("threeSelectsOnAConnectionItOpensAndCloses"),
+            finishedWithFailure(message(m -> m.startsWith("threeSelectsOnAConnectionItOpensAnd"
+                + "Closes(): a connection the Lab did not count reached its database and closed"
+                + " within the test (the server started 1 session, the Lab's counted connections"
+                + " and its own 0): this budget reads lab-") && !m.contains("\n")))))
         .haveExactly(1, event(test("threeSelectsOnTheLabsUrl"), finishedSuccessfully()))
         .haveExactly(1, event(test("theLabsOwnConnectionsAreNotTheApplications"),
             finishedSuccessfully()));
@@ -111,6 +116,16 @@ class UncountedSqlTest {
       anotherLab = Lab.start(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED)
           .with(Setting.CALIBRATE, "false"));
       try (Connection c = anotherLab.dataSource().getConnection()) {
+        selects(c, 3);
+      }
+    }
+
+    // plain JDBC as it is most often written: opened and closed within the test
+    @Test
+    @ExpectRoundTrips(max = 10)
+    void threeSelectsOnAConnectionItOpensAndCloses(Lab lab) throws Exception {
+      try (Connection c = DriverManager.getConnection(lab.target().jdbcUrl(),
+          lab.target().user(), lab.target().password())) {
         selects(c, 3);
       }
     }
