@@ -34,14 +34,19 @@ public final class UncountedSql {
   /** The application_name of the connections the Lab makes for itself. */
   static final String OWN_APPLICATION_NAME = "latency-lab";
 
-  private static final String SESSIONS = "SELECT pid, application_name,"
-      + " coalesce(host(client_addr), 'a local socket'), client_port, left(query, 120)"
-      + " FROM pg_stat_activity WHERE datname = current_database()"
-      + " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
-      + " AND application_name <> '" + OWN_APPLICATION_NAME + "' AND query_start >= ?";
+  // the sessions that ran SQL since the watch started, not the Lab's own, with the count of
+  // sessions the server has started on its database: one row with no session when none did
+  private static final String SESSIONS = "SELECT %s, a.pid, a.application_name,"
+      + " coalesce(host(a.client_addr), 'a local socket'), a.client_port, left(a.query, 120)"
+      + " FROM pg_stat_database d LEFT JOIN pg_stat_activity a ON a.datname = d.datname"
+      + " AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()"
+      + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "' AND a.query_start >= ?"
+      + " WHERE d.datname = current_database()";
+  private static final String STARTED = "SELECT clock_timestamp(), %s"
+      + " FROM pg_stat_database WHERE datname = current_database()";
+  // pg_stat_database.sessions came with PostgreSQL 14; before it, -1: the open sessions only
+  private static final String NO_COUNT = "-1::bigint";
 
-  private static final String SESSIONS_STARTED = "SELECT sessions FROM pg_stat_database"
-      + " WHERE datname = current_database()";
   // a connection being opened as the stretch ends: its session counted by the server before
   // its BackendKeyData is read here; how long, at most, to wait for the Lab to count it
   private static final long SETTLE_NANOS = 200_000_000L;
@@ -54,7 +59,7 @@ public final class UncountedSql {
   private final Timestamp since;
   private final Map<String, Long> otherLabs;
   private final long countedAtStart;
-  private final long serverAtStart; // -1: the server does not count its sessions
+  private final long serverAtStart;
 
   private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
       LongSupplier sessionsCounted, String labName) throws SQLException {
@@ -67,12 +72,28 @@ public final class UncountedSql {
     // the Lab's count first: a session starting meanwhile is the server's too, never one more
     this.countedAtStart = sessionsCounted.getAsLong();
     synchronized (watch) { // one connection for every budget of the Lab, whatever thread
-      try (PreparedStatement now = watch.prepareStatement("SELECT clock_timestamp()");
-          ResultSet rs = now.executeQuery()) {
-        rs.next();
-        this.since = rs.getTimestamp(1);
+      Start start;
+      try {
+        start = readStart("sessions");
+      } catch (SQLException e) {
+        if (!"42703".equals(e.getSQLState())) { // undefined_column: before PostgreSQL 14
+          throw e;
+        }
+        start = readStart(NO_COUNT);
       }
-      this.serverAtStart = serverSessions();
+      this.since = start.at();
+      this.serverAtStart = start.sessions();
+    }
+  }
+
+  private record Start(Timestamp at, long sessions) {
+  }
+
+  private Start readStart(String sessions) throws SQLException {
+    try (PreparedStatement st = watch.prepareStatement(String.format(STARTED, sessions));
+        ResultSet rs = st.executeQuery()) {
+      rs.next();
+      return new Start(rs.getTimestamp(1), rs.getLong(2));
     }
   }
 
@@ -113,15 +134,20 @@ public final class UncountedSql {
     }
     List<String> sessions = new ArrayList<>();
     Map<Integer, String> seen = new LinkedHashMap<>();
+    long serverNow = serverAtStart;
     synchronized (watch) {
-      try (PreparedStatement st = watch.prepareStatement(SESSIONS)) {
+      try (PreparedStatement st = watch.prepareStatement(String.format(SESSIONS,
+          serverAtStart < 0 ? NO_COUNT : "d.sessions"))) {
         st.setTimestamp(1, since);
         try (ResultSet rs = st.executeQuery()) {
           while (rs.next()) {
-            seen.put(rs.getInt(1), "backend pid " + rs.getInt(1) + " (application_name '"
-                + rs.getString(2) + "', from " + rs.getString(3)
-                + (rs.getInt(4) > 0 ? ":" + rs.getInt(4) : "") + ", last `"
-                + rs.getString(5).replaceAll("\\s+", " ").strip() + "`)");
+            serverNow = rs.getLong(1);
+            if (rs.getObject(2) != null) {
+              seen.put(rs.getInt(2), "backend pid " + rs.getInt(2) + " (application_name '"
+                  + rs.getString(3) + "', from " + rs.getString(4)
+                  + (rs.getInt(5) > 0 ? ":" + rs.getInt(5) : "") + ", last `"
+                  + rs.getString(6).replaceAll("\\s+", " ").strip() + "`)");
+            }
           }
         }
       } catch (SQLException e) {
@@ -137,7 +163,7 @@ public final class UncountedSql {
       }
     });
     if (sessions.isEmpty()) {
-      return shortLived();
+      return shortLived(serverNow - serverAtStart);
     }
     return Optional.of("SQL reached the Lab's database on " + (sessions.size() == 1
         ? "a connection" : sessions.size() + " connections") + " the Lab did not count, "
@@ -151,18 +177,9 @@ public final class UncountedSql {
    * The sessions the server started during the stretch that neither the Lab's counted
    * connections nor its own account for: connections opened and closed within it.
    */
-  private Optional<String> shortLived() {
+  private Optional<String> shortLived(long started) {
     if (serverAtStart < 0) {
       return Optional.empty();
-    }
-    long started;
-    synchronized (watch) {
-      try {
-        started = serverSessions() - serverAtStart;
-      } catch (SQLException e) {
-        throw new IllegalStateException("Could not read pg_stat_database on " + labName + ": "
-            + e.getMessage(), e);
-      }
     }
     long accounted = sessionsCounted.getAsLong() - countedAtStart;
     for (long deadline = System.nanoTime() + SETTLE_NANOS; accounted < started
@@ -173,25 +190,12 @@ public final class UncountedSql {
     if (uncounted <= 0) {
       return Optional.empty();
     }
-    return Optional.of((uncounted == 1 ? "a connection" : uncounted + " connections")
-        + " the Lab did not count reached its database and closed within the test (the server"
-        + " started " + started + (started == 1 ? " session" : " sessions") + ", the Lab's"
+    return Optional.of("SQL reached the Lab's database on " + (uncounted == 1 ? "a connection"
+        : uncounted + " connections") + " the Lab did not count, opened and closed within the"
+        + " test (the server started " + started + (started == 1 ? " session" : " sessions") + ", the Lab's"
         + " counted connections and its own " + accounted + "): this budget reads " + labName
         + ", which counts only connections made through its URL (${latencylab.lab.url}) or its"
         + " DataSource; a connection opened by host and port, or by a URL without latency-lab's"
         + " parameters, is not; point it there");
-  }
-
-  // the sessions the server has started on the Lab's database, or -1 before PostgreSQL 14
-  private long serverSessions() throws SQLException {
-    try (PreparedStatement st = watch.prepareStatement(SESSIONS_STARTED);
-        ResultSet rs = st.executeQuery()) {
-      return rs.next() ? rs.getLong(1) : -1;
-    } catch (SQLException e) {
-      if ("42703".equals(e.getSQLState())) { // undefined_column: no "sessions" before 14
-        return -1;
-      }
-      throw e;
-    }
   }
 }
