@@ -420,8 +420,10 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
           if (audited && cost.counted().roundTrips() == 0) {
             report.get().notAudited(series, NotAudited.why(testClass));
           } else {
-            regression[0] = report.get().record(series, cost, lab.environment());
-            regression[1] = report.get().ratchet(cost);
+            LatencyReport.Verdict verdict = report.get().record(series, cost,
+                lab.environment());
+            regression[0] = verdict.regression();
+            regression[1] = verdict.findings();
           }
         }, audited ? why -> report.get().notAudited(series, why) : null,
             report.get().readsWork()), () -> {

@@ -62,7 +62,8 @@ final class LatencyReport implements AutoCloseable {
    * One test's measurement, and what ran before it in this run ({@link #history}): the
    * allocations a test shows depend on it.
    */
-  record Recorded(Series series, BlockCost cost, String after) {
+  record Recorded(Series series, BlockCost cost, String after,
+      List<Findings.Occurrence> findings) {
   }
 
   /**
@@ -129,22 +130,25 @@ final class LatencyReport implements AutoCloseable {
   }
 
   /**
-   * The test's findings the committed ones ({@code latencylab.findings}) do not allow, one line
-   * each; null when all are, or nothing is compared.
+   * What recording a test found against what was committed: its regression against the
+   * baseline as one line, and its findings the committed ones ({@code latencylab.findings}) do
+   * not allow, one line each; each null when there is none, or nothing is compared.
    */
-  String ratchet(BlockCost cost) {
-    if (findingsBaseline == null) {
-      return null;
-    }
-    List<String> lines = findingsBaseline.violations(Findings.in(cost.countedStatements()));
-    return lines.isEmpty() ? null : String.join("\n", lines);
+  record Verdict(String regression, String findings) {
   }
 
-  /**
-   * Records a test; returns its regression against the baseline as one line, or null when its
-   * counts match (or nothing is compared).
-   */
-  String record(Series series, BlockCost cost, LabEnvironment env) {
+  /** Records a test, and compares it with the baseline and the committed findings. */
+  Verdict record(Series series, BlockCost cost, LabEnvironment env) {
+    List<Findings.Occurrence> findings = Findings.in(cost.countedStatements());
+    String regression = recordCounts(series, cost, env, findings);
+    List<String> lines = findingsBaseline == null ? List.of()
+        : findingsBaseline.violations(findings);
+    return new Verdict(regression, lines.isEmpty() ? null : String.join("\n", lines));
+  }
+
+  // the test's row, and its regression against the baseline as one line (null: none)
+  private String recordCounts(Series series, BlockCost cost, LabEnvironment env,
+      List<Findings.Occurrence> findings) {
     if (environment == null) {
       environment = env;
     }
@@ -152,7 +156,7 @@ final class LatencyReport implements AutoCloseable {
     String after;
     synchronized (tests) {
       after = history(new ArrayList<>(tests.keySet()));
-      if (tests.putIfAbsent(cell.key(), new Recorded(series, cost, after)) != null) {
+      if (tests.putIfAbsent(cell.key(), new Recorded(series, cost, after, findings)) != null) {
         throw new IllegalStateException("Two tests of this run have one key, " + cell.key()
             + ": the report keeps one row per test, so the second is refused (a test run"
             + " twice in one JVM is one too: surefire's rerunFailingTestsCount with the report"
@@ -283,7 +287,7 @@ final class LatencyReport implements AutoCloseable {
     Map<String, List<Findings.Occurrence>> occurrences = new LinkedHashMap<>();
     long roundTrips = 0;
     for (Recorded r : all) {
-      occurrences.put(r.series().key(), Findings.in(r.cost().countedStatements()));
+      occurrences.put(r.series().key(), r.findings());
       roundTrips += r.cost().counted().roundTrips();
     }
     List<Findings.Finding> findings = Findings.across(occurrences);

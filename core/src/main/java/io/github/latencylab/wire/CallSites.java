@@ -297,8 +297,9 @@ public final class CallSites {
    * Who is writing on this thread: the overhead it is, if any; the application's chain: the
    * frame that asked, then up to {@link #CHAIN} - 1 callers of other methods in code built to
    * the same place (a controller's loop above a finder; the test that drove the controller is
-   * another build output, so it ends the chain); and the HTTP route of the outermost handler
-   * method on the stack ({@link Routes}), if any. The test framework's frames end the walk.
+   * another build output, so it ends the chain); and the HTTP route of the nearest handler
+   * method on the stack ({@link Routes}), if any. The test framework's frames end the walk, and
+   * so do a full chain and a route.
    */
   static Origin origin() {
     return WALKER.walk(frames -> {
@@ -312,9 +313,11 @@ public final class CallSites {
           break; // the test framework runs what is above: no caller of the application's
         }
         boolean application = isApplication(f.getDeclaringClass()) && !isGeneratedMethod(f);
-        if (application) {
-          String served = Routes.of(f);
-          route = served != null ? served : route;
+        if (application && route == null) {
+          route = Routes.of(f);
+        }
+        if (route != null && chain.size() == CHAIN) {
+          break; // nothing more to learn below the handler: a server's frames, or the test's
         }
         if (!chain.isEmpty()) {
           if (chain.size() < CHAIN && application && f.getLineNumber() >= 0

@@ -17,8 +17,9 @@ import java.util.List;
  * @param connection the number of the connection that sent it (0: none known)
  * @param roundTrip the ordinal of the round trip that carried it on that connection:
  *     statements of one batch share it
- * @param endpoint the HTTP route whose handler sent it, {@code GET /owners/{ownerId}}; null when
- *     no handler was on the stack, or the counter was not tracing
+ * @param endpoint the HTTP route whose handler sent it (the nearest handler method on the stack),
+ *     {@code GET /owners/{ownerId}}; null when no handler was on the stack, or the counter was
+ *     not tracing
  */
 public record WireStatement(String sql, List<BoundParameter> parameters, long valueBytes,
     List<CodeLine> chain, Overhead overhead, int connection, long roundTrip,
