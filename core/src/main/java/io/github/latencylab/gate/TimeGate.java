@@ -32,7 +32,9 @@ import java.util.Map;
  * {@link #DRIFT_CELLS} cells to judge, each is judged relative to the run's drift, the median
  * over them of ln(now + floor) - ln(baseline + floor), and the drift itself fails the run only
  * beyond the baseline's {@code timeRatio} (a change that slows every cell alike cannot be told
- * from a slower machine by time; its counts, the model check and that ratio still see it).
+ * from a slower machine by time; its counts, the model check and that ratio still see it). A
+ * cell fails only above its own baseline: on a faster machine a cell of little time off the
+ * wire, near the floor, speeds up less than the median and would otherwise look slow.
  */
 public final class TimeGate {
 
@@ -130,7 +132,9 @@ public final class TimeGate {
         + String.format(Locale.ROOT, "%+.1f", sds) + " sd of its noise";
     String noiseLine = "noise: sd " + String.format(Locale.ROOT, "%.3f", logSd(c.key()))
         + " of ln(ms + " + Format.number(floorMs) + " ms) over " + n.repeats() + " repeats";
-    if (sds > z) {
+    // above the baseline only: on a machine faster than the baseline's (a drift below 1x), a
+    // small cell near the floor cannot follow the median's speed-up, and is no slower for it
+    if (sds > z && step(c) > 0) {
       return new BaselineComparison.Finding(BaselineComparison.Level.FAIL, c.key(), change
           + "; the limit is " + String.format(Locale.ROOT, "%.1f", z) + " sd = "
           + Format.duration(limitMs(c, drift)) + (drift == 0 ? "" : " at the run's drift "

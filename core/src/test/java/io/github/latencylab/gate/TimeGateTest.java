@@ -212,6 +212,23 @@ class TimeGateTest {
   }
 
   @Test
+  void onAFasterMachineACellThatSpedUpLessThanTheRestIsNoRegression() {
+    // everything 40% faster, one cell only 10% (verify's selectOne @ 0.5ms on a machine 0.62x
+    // the baseline's: 460 -> 260 us off the wire, +3.9 sd against the drift)
+    BaselineComparison c = BaselineComparison.compare(TWELVE, twelve(all(0.6, 4, 0.9)));
+
+    assertThat(c.passed()).isTrue();
+    assertThat(lines(c)).noneMatch(l -> l.startsWith("FAIL"));
+  }
+
+  @Test
+  void onAFasterMachineACellSlowerThanItsBaselineStillFails() {
+    BaselineComparison c = BaselineComparison.compare(TWELVE, twelve(all(0.6, 4, 1.4)));
+
+    assertThat(c.failedOnTimeOnly()).containsExactly("InsertBenchmark.s4 @ 0.5ms");
+  }
+
+  @Test
   void aRunSlowerThanTheRatioEverywhereFailsAsAWhole() {
     BaselineComparison c = BaselineComparison.compare(TWELVE, twelve(4));
 
