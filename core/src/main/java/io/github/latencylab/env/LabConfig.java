@@ -201,6 +201,21 @@ public final class LabConfig {
     return Boolean.parseBoolean(get(Setting.RELAY).trim());
   }
 
+  /** latencylab.audit=true: every test of the run counted and reported, no annotation. */
+  public boolean audit() {
+    return Boolean.parseBoolean(get(Setting.AUDIT).trim());
+  }
+
+  /** latencylab.report=true: each test's report row, gated by the report's baseline. */
+  public boolean report() {
+    return Boolean.parseBoolean(get(Setting.REPORT).trim());
+  }
+
+  /** latencylab.updateBaseline=true: baselines rewritten instead of compared. */
+  public boolean updateBaseline() {
+    return Boolean.parseBoolean(get(Setting.UPDATE_BASELINE).trim());
+  }
+
   /** latencylab.rtt.toxics=whole-ms: whole-millisecond toxics even where latency_us exists. */
   public boolean wholeMillisecondToxics() {
     return get(Setting.RTT_TOXICS).trim().equalsIgnoreCase("whole-ms");

@@ -183,14 +183,13 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
 
   /** True when the run is audited ({@code latencylab.audit=true}). */
   static boolean auditing(ExtensionContext context) {
-    return Boolean.parseBoolean(configFrom(context).get(Setting.AUDIT).strip());
+    return configFrom(context).audit();
   }
 
   /** The report of this run, when {@code latencylab.report=true} or the run is audited. */
   private Optional<LatencyReport> report(ExtensionContext context) {
     LabConfig resolved = config != null ? config : configFrom(context);
-    if (!Boolean.parseBoolean(resolved.get(Setting.REPORT).strip())
-        && !Boolean.parseBoolean(resolved.get(Setting.AUDIT).strip())) {
+    if (!resolved.report() && !resolved.audit()) {
       return Optional.empty();
     }
     requireJUnitThatClosesTheReport();
@@ -198,11 +197,9 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     Path dir = Path.of(resolved.get(Setting.REPORT_DIR));
     return Optional.of(store.getOrComputeIfAbsent("report " + dir.toAbsolutePath(),
         // an audit alone ratchets its findings; counts are gated exactly with the report on
-        key -> new LatencyReport(dir, Boolean.parseBoolean(resolved.get(Setting.REPORT).strip())
+        key -> new LatencyReport(dir, resolved.report()
             ? Path.of(resolved.get(Setting.REPORT_BASELINE)) : null,
-            Path.of(resolved.get(Setting.FINDINGS)),
-            Boolean.parseBoolean(resolved.get(Setting.UPDATE_BASELINE).strip()),
-            Boolean.parseBoolean(resolved.get(Setting.AUDIT).strip())),
+            Path.of(resolved.get(Setting.FINDINGS)), resolved.updateBaseline(), resolved.audit()),
         LatencyReport.class));
   }
 
@@ -410,7 +407,7 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     }
     Lab lab = lab(context);
     Series series = series(testClass, method, context.getUniqueId());
-    String[] regression = new String[2];
+    LatencyReport.Verdict[] verdict = new LatencyReport.Verdict[1];
     RoundTrips on = RoundTrips.on(lab);
     // an audited test without a budget of its own is reported, never failed, for what the Lab
     // could not count: it is listed as not audited, with why
@@ -420,10 +417,7 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
           if (audited && cost.counted().roundTrips() == 0) {
             report.get().notAudited(series, NotAudited.why(testClass));
           } else {
-            LatencyReport.Verdict verdict = report.get().record(series, cost,
-                lab.environment());
-            regression[0] = verdict.regression();
-            regression[1] = verdict.findings();
+            verdict[0] = report.get().record(series, cost, lab.environment());
           }
         }, audited ? why -> report.get().notAudited(series, why) : null,
             report.get().readsWork()), () -> {
@@ -431,13 +425,14 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
           return null;
         });
     List<String> failures = new ArrayList<>();
-    if (regression[0] != null) {
+    if (verdict[0] != null && verdict[0].regression() != null) {
       failures.add("latency regression against the baseline (if intended, rewrite it with"
-          + " -Dlatencylab.updateBaseline=true and commit it):\n" + regression[0]);
+          + " -Dlatencylab.updateBaseline=true and commit it):\n" + verdict[0].regression());
     }
-    if (regression[1] != null) {
+    if (verdict[0] != null && verdict[0].findings() != null) {
       failures.add("latency-lab findings the committed ones do not allow (if intended, rewrite"
-          + " them with -Dlatencylab.updateBaseline=true and commit them):\n" + regression[1]);
+          + " them with -Dlatencylab.updateBaseline=true and commit them):\n"
+          + verdict[0].findings());
     }
     if (!failures.isEmpty()) {
       throw new AssertionFailedError(String.join("\n", failures));

@@ -73,7 +73,7 @@ public final class SharedLab {
    * framework's entry that must point its datasource at the Lab before the framework boots.
    */
   public static boolean auditing() {
-    return Boolean.parseBoolean(configOfTheRun().get(Setting.AUDIT).strip());
+    return configOfTheRun().audit();
   }
 
   /** The first {@code junit-platform.properties} on the class path, as JUnit reads it. */
