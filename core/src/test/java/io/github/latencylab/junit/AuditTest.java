@@ -142,6 +142,23 @@ class AuditTest {
     }
   }
 
+  @Test
+  void rowByRowWritesAreAFindingOfTheirOwn() throws Exception {
+    Path report = dir.resolve("latency-report");
+    assertThat(audit(report, dir.resolve("findings.json"), false, VisitWriterTests.class))
+        .containsEntry("VisitWriterTests.visitsOneByOne", "SUCCESSFUL");
+
+    assertThat(Files.readString(report.resolve("report.md")))
+        .contains("1 row-by-row write in 1 of 1 test counted.")
+        .contains("1. row-by-row write: `INSERT INTO audit_visits VALUES (?)`\n"
+            + "   from `AuditTest$VisitWriterTests.visitsOneByOne(AuditTest.java:"
+            + lineOf("a write per row") + ")`\n"
+            + "   4 round trips in 1 test (at most 4 in one), 3 avoidable");
+    JsonNode sarif = new ObjectMapper().readTree(report.resolve("findings.sarif").toFile());
+    assertThat(sarif.path("runs").path(0).path("results").path(0).path("ruleId").asText())
+        .isEqualTo("latency-lab/row-by-row");
+  }
+
   /** The suite run with the switch on, as a build's launcher session: each test's outcome. */
   static Map<String, String> audit(Path report, Path findings, boolean update,
       Class<?>... classes) {
@@ -263,6 +280,24 @@ class AuditTest {
               ps.setInt(1, i);
               ps.executeQuery().close(); // a seeded N+1
             }
+          }
+        }
+      }
+    }
+  }
+
+  /** Writes one row at a time, each its own round trip. */
+  static class VisitWriterTests {
+
+    @Test
+    void visitsOneByOne() throws Exception {
+      try (Connection c = labConnection()) {
+        c.createStatement().execute("CREATE TEMP TABLE audit_visits (id int)");
+        try (PreparedStatement insert = c.prepareStatement(
+            "INSERT INTO audit_visits VALUES (?)")) {
+          for (int i = 0; i < 4; i++) {
+            insert.setInt(1, i);
+            insert.executeUpdate(); // a write per row
           }
         }
       }
