@@ -42,7 +42,7 @@ public class BuildInfo {
 
     Path properties = binary.resolveSibling(binary.getFileName() + ".properties");
     Files.writeString(properties, "# what the Lab checks before it installs "
-        + binary.getFileName() + " (io.github.latencylab.env.GoModule)\n"
+        + binary.getFileName() + " (io.github.latencylab.env.backend.GoModule)\n"
         + "sources.sha256=" + HexFormat.of().formatHex(sourceHash.digest()).substring(0, 12) + "\n"
         + "platform=" + platform + "\n"
         + "binary.sha256=" + HexFormat.of().formatHex(binaryHash.digest()) + "\n");

@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.env.backend.GoModule;
 import io.github.latencylab.latency.Rtt;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -46,7 +47,8 @@ public final class KernelPath implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(KernelPath.class);
   private static final GoModule MODULE =
-      new GoModule("kernelpath/", "kernel-path", "latency-lab's kernel path");
+      new GoModule("/io/github/latencylab/env/kernelpath/", "kernel-path",
+          "latency-lab's kernel path");
   private static final Pattern CONGESTION_CONTROL = Pattern.compile("[a-z0-9_]{1,15}");
   private static final long START_TIMEOUT_SECONDS = 15;
   private static final long ANSWER_TIMEOUT_SECONDS = 10;

@@ -1,5 +1,15 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.env.backend.AttachedBackend;
+import io.github.latencylab.env.backend.Backend;
+import io.github.latencylab.env.backend.DockerProbe;
+import io.github.latencylab.env.backend.EmbeddedBackend;
+import io.github.latencylab.env.backend.ExternalBackend;
+import io.github.latencylab.env.backend.TestcontainersBackend;
+import io.github.latencylab.env.link.LatencyControl;
+import io.github.latencylab.env.link.ProxyToxics;
+import io.github.latencylab.env.watch.ServerWork;
+import io.github.latencylab.env.watch.UncountedSql;
 import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;

@@ -276,7 +276,7 @@ public final class LabConfig {
     }
   }
 
-  String invalid(Setting setting, String rule) {
+  public String invalid(Setting setting, String rule) {
     return "Invalid " + setting.property() + " '" + shown(setting) + "' (from "
         + sourceOf(setting) + "): " + rule;
   }

@@ -1,10 +1,13 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.env.backend.AttachedBackend;
+import io.github.latencylab.env.backend.Backend;
+import io.github.latencylab.env.link.ProxyToxics;
+import io.github.latencylab.latency.Link;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import io.github.latencylab.latency.Link;
 import java.net.URI;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

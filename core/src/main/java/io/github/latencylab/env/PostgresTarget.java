@@ -84,7 +84,7 @@ public record PostgresTarget(String host, int port, String database, String user
     return new PostgresTarget(host, port, database, user, password, more);
   }
 
-  PostgresTarget at(String newHost, int newPort) {
+  public PostgresTarget at(String newHost, int newPort) {
     return new PostgresTarget(newHost, newPort, database, user, password, parameters);
   }
 

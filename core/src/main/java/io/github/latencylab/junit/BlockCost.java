@@ -1,7 +1,7 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Allocations;
-import io.github.latencylab.env.ServerWork;
+import io.github.latencylab.env.watch.ServerWork;
 import io.github.latencylab.gate.StatementPlan;
 import io.github.latencylab.gate.WorkGate;
 import io.github.latencylab.latency.Rtt;

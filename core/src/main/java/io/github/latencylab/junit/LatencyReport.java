@@ -1,7 +1,7 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.LabEnvironment;
-import io.github.latencylab.env.ServerWork;
+import io.github.latencylab.env.watch.ServerWork;
 import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.gate.BaselineComparison;
 import io.github.latencylab.gate.StatementPlan;

@@ -1,13 +1,13 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
-import io.github.latencylab.env.ServerWork;
-import io.github.latencylab.env.UncountedSql;
-import io.github.latencylab.wire.JvmWide;
+import io.github.latencylab.env.watch.ServerWork;
+import io.github.latencylab.env.watch.UncountedSql;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.Series;
+import io.github.latencylab.wire.JvmWide;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireRead;
 import io.github.latencylab.wire.WireStatement;

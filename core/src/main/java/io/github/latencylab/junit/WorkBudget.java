@@ -1,6 +1,6 @@
 package io.github.latencylab.junit;
 
-import io.github.latencylab.env.ServerWork;
+import io.github.latencylab.env.watch.ServerWork;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.server.StatementStatistics;
 import java.lang.reflect.Method;

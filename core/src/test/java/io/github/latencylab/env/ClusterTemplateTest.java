@@ -2,6 +2,9 @@ package io.github.latencylab.env;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.latencylab.env.backend.ClusterTemplate;
+import io.github.latencylab.env.backend.EmbeddedBackend;
+import io.github.latencylab.env.backend.Leftovers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.latencylab.env.backend.DockerProbe;
+import io.github.latencylab.env.backend.ToxiproxyServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.latencylab.env.backend.GoModule;
 import io.github.latencylab.latency.Rtt;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;

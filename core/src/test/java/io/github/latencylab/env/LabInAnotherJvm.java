@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.env.backend.EmbeddedBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -3,6 +3,8 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.latencylab.env.backend.EmbeddedBackend;
+import io.github.latencylab.env.backend.ToxiproxyServer;
 import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.latency.RttMeasurement;
@@ -118,13 +120,13 @@ class LabLifecycleTest {
             .isEqualTo(Link.DELAY_ONLY);
         assertThat(lab.environment().description()).isEqualTo(lab.describe());
         assertThat(logs.lines()).filteredOn(line -> line.contains("falling back"))
-            .containsExactly("WARN io.github.latencylab.env.LatencyControl - Toxiproxy at"
+            .containsExactly("WARN io.github.latencylab.env.link.LatencyControl - Toxiproxy at"
                 + " http://127.0.0.1:" + users.port() + " has no latency_us toxic (a stock"
                 + " server?): falling back to whole-millisecond latency toxics, real on average"
                 + " only, not per round trip; latency-lab's own server has it"
                 + " (docs/latency.md)");
         assertThat(logs.lines()).filteredOn(line -> line.contains("tcp_window"))
-            .containsExactly("WARN io.github.latencylab.env.LatencyControl - Toxiproxy at"
+            .containsExactly("WARN io.github.latencylab.env.link.LatencyControl - Toxiproxy at"
                 + " http://127.0.0.1:" + users.port() + " has no tcp_window toxic (a stock"
                 + " server?): the link is a bare delay, not linux (latency-lab's own server has"
                 + " it: docs/latency.md)");

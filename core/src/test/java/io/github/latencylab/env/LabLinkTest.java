@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.latencylab.env.link.ProxyToxics;
 import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.wire.WireStats;

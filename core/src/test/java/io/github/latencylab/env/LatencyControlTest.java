@@ -3,6 +3,7 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.latencylab.env.link.LatencyControl;
 import org.junit.jupiter.api.Test;
 
 class LatencyControlTest {

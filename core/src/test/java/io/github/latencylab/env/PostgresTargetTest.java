@@ -3,6 +3,7 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.latencylab.env.backend.ExternalBackend;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;

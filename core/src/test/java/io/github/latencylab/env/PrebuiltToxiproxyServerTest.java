@@ -3,6 +3,8 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.latencylab.env.backend.GoModule;
+import io.github.latencylab.env.backend.ToxiproxyServer;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,7 @@ package io.github.latencylab.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.github.latencylab.env.watch.ServerWork;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;

@@ -1,5 +1,6 @@
 package io.github.latencylab.env;
 
+import io.github.latencylab.env.backend.DockerProbe;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

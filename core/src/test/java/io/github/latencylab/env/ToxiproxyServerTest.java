@@ -2,6 +2,8 @@ package io.github.latencylab.env;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.latencylab.env.backend.GoModule;
+import io.github.latencylab.env.backend.ToxiproxyServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

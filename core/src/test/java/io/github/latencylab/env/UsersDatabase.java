@@ -1,6 +1,7 @@
 package io.github.latencylab.env;
 
 import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.github.latencylab.env.backend.ToxiproxyServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -34,6 +34,7 @@ class FailureLineTest {
     assertThat(err.toString().lines()).first().asString()
         .startsWith("latency-lab: The external backend needs latencylab.jdbc.url");
     assertThat(err.toString()).contains("java.lang.IllegalArgumentException: The external"
-        + " backend needs").contains("\tat io.github.latencylab.env.ExternalBackend.target(");
+        + " backend needs")
+        .contains("\tat io.github.latencylab.env.backend.ExternalBackend.target(");
   }
 }

@@ -1,7 +1,12 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.PostgresTarget;
+import io.github.latencylab.env.Setting;
+import io.github.latencylab.env.link.ProxyToxics;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -33,7 +38,7 @@ import org.testcontainers.utility.MountableFile;
  * {@code postgres} alone: stock settings, each changeable with ALTER SYSTEM. PostgreSQL's host
  * port is fixed at creation, so that a {@code docker restart} keeps it.
  */
-final class TestcontainersBackend implements Backend {
+public final class TestcontainersBackend implements Backend {
 
   private static final Logger LOG = LoggerFactory.getLogger(TestcontainersBackend.class);
   private static final String OWN_SERVER = "/latency-lab/toxiproxy-server";
@@ -59,7 +64,8 @@ final class TestcontainersBackend implements Backend {
   }
 
   @SuppressWarnings("resource") // closed by close(), or below when start fails
-  static TestcontainersBackend start(LabConfig config) throws IOException, InterruptedException {
+  public static TestcontainersBackend start(LabConfig config)
+      throws IOException, InterruptedException {
     Path server = ownServer(config);
     Network network = Network.newNetwork();
     PostgreSQLContainer postgres = new PostgreSQLContainer(

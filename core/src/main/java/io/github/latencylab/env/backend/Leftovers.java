@@ -1,5 +1,6 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
+import io.github.latencylab.env.LabConfig;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * with SIGKILL runs no shutdown hook; the next start finds its registrations and stops what
  * they name, where that JVM is gone and the process is still the program registered.
  */
-final class Leftovers {
+public final class Leftovers {
 
   private static final Logger LOG = LoggerFactory.getLogger(Leftovers.class);
 
@@ -91,7 +92,7 @@ final class Leftovers {
    * Deletes {@code path} and all under it, if it is there; what another process deletes
    * meanwhile (two JVMs' first starts clearing the same orphan) is simply gone.
    */
-  static void deleteTree(Path path) throws IOException {
+  public static void deleteTree(Path path) throws IOException {
     Files.walkFileTree(path, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {

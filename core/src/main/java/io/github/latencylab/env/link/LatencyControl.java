@@ -1,4 +1,4 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.link;
 
 import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.MicrosecondToxics;
@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * user's stock Toxiproxy, or {@code latencylab.rtt.toxics=whole-ms}) it falls back to
  * {@link WholeMillisecondToxics}, real on average only, calibrated the same way.
  */
-final class LatencyControl implements AutoCloseable {
+public final class LatencyControl implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LatencyControl.class);
   private static final String NAME = "latency-lab-";
@@ -62,7 +62,7 @@ final class LatencyControl implements AutoCloseable {
    * is the path's window, where the Toxiproxy has the {@code tcp_window} toxic (a stock one
    * gets a bare delay, and a warning).
    */
-  LatencyControl(ProxyToxics toxics, DataSource proxied, DataSource baseline,
+  public LatencyControl(ProxyToxics toxics, DataSource proxied, DataSource baseline,
       boolean calibrate, boolean wholeMilliseconds, Link link) {
     this.toxics = toxics;
     this.link = toxics == null || link.delayOnly() || supports(toxics, Link.TYPE) ? link
@@ -107,12 +107,12 @@ final class LatencyControl implements AutoCloseable {
   }
 
   /** How the latency is made, in a few words, for logs and result files. */
-  String method() {
+  public String method() {
     return method;
   }
 
   /** The path's window as applied: the one asked for, or a bare delay where it cannot be. */
-  Link link() {
+  public Link link() {
     return link;
   }
 
@@ -120,14 +120,14 @@ final class LatencyControl implements AutoCloseable {
    * Every connection's window back to the initial window, as a new connection's (or, on Linux,
    * one idle for a while): the link's toxics are made anew, with fresh state.
    */
-  synchronized void restartWindows() {
+  public synchronized void restartWindows() {
     if (toxics != null) {
       restartWindows(toxics);
     }
   }
 
   /** {@link #restartWindows()} on the proxy {@code toxics}, also from an attached Lab. */
-  static void restartWindows(ProxyToxics toxics) {
+  public static void restartWindows(ProxyToxics toxics) {
     try {
       toxics.recreate(NAME);
     } catch (IOException e) {
@@ -137,12 +137,12 @@ final class LatencyControl implements AutoCloseable {
   }
 
   /** Whether every round trip gets its delay ({@code latency_us}), not only on average. */
-  boolean microseconds() {
+  public boolean microseconds() {
     return microseconds;
   }
 
   /** Sets the added RTT; returns what the probe measured while calibrating, if it did. */
-  synchronized RttMeasurement set(Rtt rtt) throws SQLException {
+  public synchronized RttMeasurement set(Rtt rtt) throws SQLException {
     current = rtt;
     if (rtt.micros() == 0) {
       apply(ToxicPlan.NONE);
@@ -164,17 +164,17 @@ final class LatencyControl implements AutoCloseable {
   }
 
   /** Forgets what calibrating {@code rtt} found, calibrates it again and sets it. */
-  synchronized RttMeasurement recalibrate(Rtt rtt) throws SQLException {
+  public synchronized RttMeasurement recalibrate(Rtt rtt) throws SQLException {
     calibrated.remove(rtt);
     return set(rtt);
   }
 
-  synchronized Rtt current() {
+  public synchronized Rtt current() {
     return current;
   }
 
   /** Sets {@code rtt} and measures it: {@code samples} probes with toxics, as many without. */
-  synchronized RttMeasurement measure(Rtt rtt, int samples) throws SQLException {
+  public synchronized RttMeasurement measure(Rtt rtt, int samples) throws SQLException {
     set(rtt);
     return sample(rtt, samples);
   }
@@ -231,7 +231,7 @@ final class LatencyControl implements AutoCloseable {
    * pass a load spike pushed far over (on a shared machine) would otherwise drive the ask to
    * nothing, and the best of the passes could then be no toxics at all.
    */
-  static double corrected(double askedMs, double errorMs) {
+  public static double corrected(double askedMs, double errorMs) {
     return Math.max(askedMs / 2, askedMs - errorMs);
   }
 
@@ -248,7 +248,7 @@ final class LatencyControl implements AutoCloseable {
   }
 
   /** About 1.5 s of probing: many samples where each is cheap, a few at 320 ms. */
-  static int samplesFor(Rtt rtt) {
+  public static int samplesFor(Rtt rtt) {
     return (int) Math.max(8, Math.min(1000, Math.round(1500 / (rtt.millis() + 0.3))));
   }
 

@@ -1,4 +1,4 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * Kept beside that cluster (latencylab.embedded.data). Deleted when the JVM exits; a template
  * whose JVM was killed is deleted by the next JVM that takes one there.
  */
-final class ClusterTemplate {
+public final class ClusterTemplate {
 
   private static final String PREFIX = "latency-lab-cluster-template-";
   // what a data directory holds of its server's run, not of the cluster
@@ -79,7 +79,7 @@ final class ClusterTemplate {
   }
 
   // the templates of JVMs that are gone (killed: no shutdown hook ran)
-  static void deleteOrphans(Path tmp) throws IOException {
+  public static void deleteOrphans(Path tmp) throws IOException {
     try (Stream<Path> all = Files.list(tmp)) {
       for (Path p : all.filter(p -> p.getFileName().toString().matches(PREFIX + "\\d+"))
           .toList()) {

@@ -1,4 +1,4 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
 import java.io.File;
 import java.io.IOException;
@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Go {@code main} module shipped in this package's resources (a directory whose
+ * A Go {@code main} module shipped in core's resources (a directory whose
  * {@code SOURCES} lists every file the build reads): latency-lab's Toxiproxy server, the kernel
  * path. Its cache directory is named for a hash of those sources, so changed sources get a new
  * binary. The binary comes from an artifact on the classpath built from the same sources for
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * of the sources; either way it is written beside its place and moved there, never
  * half-written.
  */
-final class GoModule {
+public final class GoModule {
 
   private static final Logger LOG = LoggerFactory.getLogger(GoModule.class);
 
@@ -54,15 +54,15 @@ final class GoModule {
   private final Supplier<Optional<Path>> findGo;
 
   /**
-   * {@code directory}: the resources' directory beside this class, e.g. "toxiproxy/";
+   * {@code directory}: the resources' directory, e.g. "/io/github/latencylab/env/toxiproxy/";
    * {@code binary}: the program's file name; {@code title}: what it is, for messages.
    */
-  GoModule(String directory, String binary, String title) {
+  public GoModule(String directory, String binary, String title) {
     this(directory, binary, title, null, GoModule::go);
   }
 
   /** ... and {@code prebuilt}: where its artifacts put their binaries (null: none). */
-  GoModule(String directory, String binary, String title, Prebuilt prebuilt) {
+  public GoModule(String directory, String binary, String title, Prebuilt prebuilt) {
     this(directory, binary, title, prebuilt, GoModule::go);
   }
 
@@ -76,16 +76,16 @@ final class GoModule {
   }
 
   /** The same module on a machine without Go: what a user gets (tests). */
-  GoModule withoutGo() {
+  public GoModule withoutGo() {
     return new GoModule(directory, binary, title, prebuilt, Optional::empty);
   }
 
   /** The same module without its artifacts on the classpath: go build or nothing (tests). */
-  GoModule withoutPrebuilt() {
+  public GoModule withoutPrebuilt() {
     return new GoModule(directory, binary, title, null, findGo);
   }
 
-  String binaryName() {
+  public String binaryName() {
     return binary;
   }
 
@@ -93,7 +93,7 @@ final class GoModule {
    * The first 12 hex digits of the SHA-256 of SOURCES followed by each file it lists, in its
    * order; .ci/toxiproxy-server.sh computes the same for the Toxiproxy server.
    */
-  String sourceHash() {
+  public String sourceHash() {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       sha.update(resource("SOURCES"));
@@ -129,7 +129,7 @@ final class GoModule {
    * what is built ("v2.5.0 + latency_us"); {@code otherwise} is what else the user can do
    * ("set ..."), for the errors; or empty.
    */
-  Path binary(Path target, String platform, String label, String otherwise)
+  public Path binary(Path target, String platform, String label, String otherwise)
       throws IOException, InterruptedException {
     if (Files.isExecutable(target)) {
       return target;
@@ -175,7 +175,7 @@ final class GoModule {
    * Go's name for a platform, "linux-amd64": of {@code platform} ("linux/amd64"), or of this
    * JVM's OS and architecture when it is null; null for a JVM's that Go has no name for here.
    */
-  static String platformKey(String platform) {
+  public static String platformKey(String platform) {
     if (platform != null) {
       return platform.replace('/', '-');
     }
@@ -254,7 +254,7 @@ final class GoModule {
   }
 
   /** Go on PATH, or where Go's own installer puts it (often not on a JVM's PATH). */
-  static Optional<Path> go() {
+  public static Optional<Path> go() {
     String path = System.getenv("PATH");
     if (path != null) {
       for (String dir : path.split(File.pathSeparator)) {

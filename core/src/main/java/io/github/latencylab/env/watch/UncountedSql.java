@@ -1,4 +1,4 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.watch;
 
 import io.github.latencylab.wire.JvmWide;
 import java.sql.Connection;
@@ -32,7 +32,7 @@ import java.util.function.Supplier;
 public final class UncountedSql {
 
   /** The application_name of the connections the Lab makes for itself. */
-  static final String OWN_APPLICATION_NAME = "latency-lab";
+  public static final String OWN_APPLICATION_NAME = "latency-lab";
 
   // the sessions that ran SQL since the watch started, not the Lab's own, with the count of
   // sessions the server has started on its database: one row with no session when none did
@@ -97,7 +97,7 @@ public final class UncountedSql {
     }
   }
 
-  static UncountedSql start(Connection watch, String labId, Supplier<Set<Integer>> counted,
+  public static UncountedSql start(Connection watch, String labId, Supplier<Set<Integer>> counted,
       LongSupplier sessionsCounted, String labName) {
     try {
       return new UncountedSql(watch, labId, counted, sessionsCounted, labName);
@@ -192,7 +192,8 @@ public final class UncountedSql {
     }
     return Optional.of("SQL reached the Lab's database on " + (uncounted == 1 ? "a connection"
         : uncounted + " connections") + " the Lab did not count, opened and closed within the"
-        + " test (the server started " + started + (started == 1 ? " session" : " sessions") + ", the Lab's"
+        + " test (the server started " + started + (started == 1 ? " session" : " sessions")
+        + ", the Lab's"
         + " counted connections and its own " + accounted + "): this budget reads " + labName
         + ", which counts only connections made through its URL (${latencylab.lab.url}) or its"
         + " DataSource; a connection opened by host and port, or by a URL without latency-lab's"

@@ -1,11 +1,11 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** A loopback port free now: a server started on it may still find it taken, and try another. */
-final class LoopbackPort {
+public final class LoopbackPort {
 
   private LoopbackPort() {
   }

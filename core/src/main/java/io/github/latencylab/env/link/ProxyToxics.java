@@ -1,4 +1,4 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.link;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,15 +12,15 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The toxics of one Toxiproxy proxy, through Toxiproxy's HTTP API. (toxiproxy-java knows only
  * upstream's toxic types; it cannot create {@code latency_us}, nor list a proxy that has one.)
  */
-final class ProxyToxics {
+public final class ProxyToxics {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -29,16 +29,16 @@ final class ProxyToxics {
   private final String proxy;
 
   /** {@code api}: e.g. http://127.0.0.1:8474; {@code proxy}: the proxy's name. */
-  ProxyToxics(URI api, String proxy) {
+  public ProxyToxics(URI api, String proxy) {
     this.api = api;
     this.proxy = proxy;
   }
 
-  URI api() {
+  public URI api() {
     return api;
   }
 
-  String proxy() {
+  public String proxy() {
     return proxy;
   }
 
@@ -60,13 +60,13 @@ final class ProxyToxics {
   }
 
   /** Creates the toxic {@code name}. */
-  void add(String name, ToxicPlan.Toxic toxic) throws IOException {
+  public void add(String name, ToxicPlan.Toxic toxic) throws IOException {
     check(send("POST", toxicsPath(), body(name, toxic.stream(), toxic.type(),
         toxic.attributes())), "create toxic " + name + " (" + toxic + ")");
   }
 
   /** Removes the toxic {@code name} if there is one. */
-  void remove(String name) throws IOException {
+  public void remove(String name) throws IOException {
     Response response = send("DELETE", toxicsPath() + "/" + encode(name), null);
     if (response.statusCode() != 404) {
       check(response, "remove toxic " + name);
@@ -97,7 +97,7 @@ final class ProxyToxics {
   }
 
   /** What the server's /version says, e.g. "2.5.0+latency_us" (a go install build says "git"). */
-  String serverVersion() throws IOException {
+  public String serverVersion() throws IOException {
     Response response = send("GET", "/version", null);
     check(response, "read the version");
     return response.body().trim();

@@ -1,8 +1,8 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.watch;
 
 import io.github.latencylab.server.QueryPlan;
-import io.github.latencylab.server.StatementStatistics;
 import io.github.latencylab.server.StatementStatistics.Work;
+import io.github.latencylab.server.StatementStatistics;
 import io.github.latencylab.wire.SqlShape;
 import io.github.latencylab.wire.WireStatement;
 import java.sql.Connection;
@@ -59,7 +59,7 @@ public final class ServerWork {
   }
 
   /** Starts watching: pg_stat_statements read now, on {@code watch}, where it is there. */
-  static ServerWork start(Connection watch, String view, String unavailable) {
+  public static ServerWork start(Connection watch, String view, String unavailable) {
     if (view == null) {
       return new ServerWork(watch, null, unavailable, null);
     }

@@ -1,7 +1,13 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.PostgresTarget;
+import io.github.latencylab.env.Setting;
+import io.github.latencylab.env.link.ProxyToxics;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
@@ -14,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** A database the user runs, optionally behind a Toxiproxy the user runs too. */
-final class ExternalBackend implements Backend {
+public final class ExternalBackend implements Backend {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExternalBackend.class);
 
@@ -35,7 +41,7 @@ final class ExternalBackend implements Backend {
     this.baseline = baseline;
   }
 
-  static ExternalBackend start(LabConfig config) throws IOException {
+  public static ExternalBackend start(LabConfig config) throws IOException {
     PostgresTarget direct = target(config);
     String api = config.get(Setting.TOXIPROXY_URL);
     if (api.isBlank()) {
@@ -68,7 +74,7 @@ final class ExternalBackend implements Backend {
    * {@link #reach}, on the proxied ones. A user or password in the URL moves to its field,
    * so that no URL the Lab builds or shows holds the password.
    */
-  static PostgresTarget target(LabConfig config) {
+  public static PostgresTarget target(LabConfig config) {
     String url = config.get(Setting.JDBC_URL);
     if (url.isBlank()) {
       throw new IllegalArgumentException("The external backend needs "

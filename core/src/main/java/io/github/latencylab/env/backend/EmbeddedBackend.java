@@ -1,7 +1,12 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.PostgresTarget;
+import io.github.latencylab.env.Setting;
+import io.github.latencylab.env.link.ProxyToxics;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.URI;
@@ -34,7 +39,7 @@ import javax.sql.DataSource;
  * That is the JVM's first start; the later ones copy its cluster ({@link ClusterTemplate}) and
  * start the copy with {@code pg_ctl} alone.
  */
-final class EmbeddedBackend implements Backend {
+public final class EmbeddedBackend implements Backend {
 
   private final EmbeddedPostgres postgres; // the JVM's first start's; null on a copy
   private final ToxiproxyServer toxiproxy;
@@ -66,7 +71,7 @@ final class EmbeddedBackend implements Backend {
     this.config = config;
   }
 
-  static EmbeddedBackend start(LabConfig config) throws IOException, InterruptedException {
+  public static EmbeddedBackend start(LabConfig config) throws IOException, InterruptedException {
     ToxiproxyServer toxiproxy = ToxiproxyServer.start(config);
     EmbeddedPostgres postgres = null;
     ClusterTemplate.Copy copy = null;
@@ -210,7 +215,7 @@ final class EmbeddedBackend implements Backend {
   }
 
   /** The data directory of the server {@code server} connects to. */
-  static Path dataDirectory(DataSource server) throws IOException {
+  public static Path dataDirectory(DataSource server) throws IOException {
     try (Connection c = server.getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SHOW data_directory")) {
@@ -305,7 +310,7 @@ final class EmbeddedBackend implements Backend {
     return Integer.parseInt(proxy.getListen().substring(proxy.getListen().lastIndexOf(':') + 1));
   }
 
-  long toxiproxyPid() {
+  public long toxiproxyPid() {
     return toxiproxy.pid();
   }
 

@@ -1,10 +1,13 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.PostgresTarget;
+import io.github.latencylab.env.link.ProxyToxics;
 import java.util.Map;
 import java.util.Optional;
 
 /** What a backend started: PostgreSQL, maybe a Toxiproxy proxy in front of it. */
-interface Backend extends AutoCloseable {
+public interface Backend extends AutoCloseable {
 
   BackendKind kind();
 

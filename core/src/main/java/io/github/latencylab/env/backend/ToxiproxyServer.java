@@ -1,5 +1,7 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
+import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.Setting;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -29,17 +31,17 @@ import org.slf4j.LoggerFactory;
  * binary, and a binary is never half-written (it is moved into place).
  * {@code .ci/toxiproxy-server.sh} builds the same sources the same way into the same place.
  */
-final class ToxiproxyServer implements AutoCloseable {
+public final class ToxiproxyServer implements AutoCloseable {
 
   private static final String BINARY = "toxiproxy-server";
   /** Its sources, and the artifacts of toxiproxy-server/ that carry it built. */
-  static final GoModule MODULE = new GoModule("toxiproxy/", BINARY,
+  public static final GoModule MODULE = new GoModule("/io/github/latencylab/env/toxiproxy/", BINARY,
       "latency-lab's Toxiproxy server", new GoModule.Prebuilt(
           "/io/github/latencylab/toxiproxy-server/", "io.github.latencylab:latency-lab-toxiproxy-",
           List.of("linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64")));
   private static final Logger LOG = LoggerFactory.getLogger(ToxiproxyServer.class);
   /** Upstream Toxiproxy's version, from the module's go.mod, e.g. "v2.5.0". */
-  static final String UPSTREAM_VERSION = upstreamVersion();
+  public static final String UPSTREAM_VERSION = upstreamVersion();
 
   private final Process process;
   private final int port;
@@ -54,7 +56,7 @@ final class ToxiproxyServer implements AutoCloseable {
     this.log = log;
   }
 
-  static ToxiproxyServer start(LabConfig config) throws IOException, InterruptedException {
+  public static ToxiproxyServer start(LabConfig config) throws IOException, InterruptedException {
     Leftovers.stopOrphans(config);
     Path binary = locate(config);
     IOException last = null;
@@ -91,7 +93,7 @@ final class ToxiproxyServer implements AutoCloseable {
         + fix(config).substring(1), last);
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -99,7 +101,7 @@ final class ToxiproxyServer implements AutoCloseable {
     return process.pid();
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
@@ -165,7 +167,7 @@ final class ToxiproxyServer implements AutoCloseable {
   }
 
   /** The binary: the setting (a user's own server), else latency-lab's, installed if need be. */
-  static Path locate(LabConfig config) throws IOException, InterruptedException {
+  public static Path locate(LabConfig config) throws IOException, InterruptedException {
     String configured = config.get(Setting.TOXIPROXY_SERVER);
     if (!configured.isBlank()) {
       Path path = Path.of(configured);
@@ -182,31 +184,31 @@ final class ToxiproxyServer implements AutoCloseable {
    * latency-lab's server for {@code platform} ("linux/arm64"; null: this machine), from the
    * cache, or installed into it from the platform's artifact, or built into it.
    */
-  static Path ownBinary(LabConfig config, String platform)
+  public static Path ownBinary(LabConfig config, String platform)
       throws IOException, InterruptedException {
     return ownBinary(config, platform, MODULE);
   }
 
   /** ... from {@code module}: {@link #MODULE} without Go or without its artifacts (tests). */
-  static Path ownBinary(LabConfig config, String platform, GoModule module)
+  public static Path ownBinary(LabConfig config, String platform, GoModule module)
       throws IOException, InterruptedException {
     return module.binary(cachedBinary(config, platform), platform,
         UPSTREAM_VERSION + " + latency_us", "set " + Setting.TOXIPROXY_SERVER.property()
             + " to a toxiproxy-server binary (whole-millisecond latency only)");
   }
 
-  static Path cachedBinary(LabConfig config) {
+  public static Path cachedBinary(LabConfig config) {
     return cachedBinary(config, null);
   }
 
-  static Path cachedBinary(LabConfig config, String platform) {
+  public static Path cachedBinary(LabConfig config, String platform) {
     Path dir = config.cacheDir().resolve("toxiproxy")
         .resolve(UPSTREAM_VERSION + "-latency_us-" + sourceHash());
     return (platform == null ? dir : dir.resolve(platform.replace('/', '-'))).resolve(BINARY);
   }
 
   /** The cache key of the sources; .ci/toxiproxy-server.sh computes the same. */
-  static String sourceHash() {
+  public static String sourceHash() {
     return MODULE.sourceHash();
   }
 

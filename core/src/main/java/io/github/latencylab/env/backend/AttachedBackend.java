@@ -1,12 +1,15 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
+import io.github.latencylab.env.BackendKind;
+import io.github.latencylab.env.PostgresTarget;
+import io.github.latencylab.env.link.ProxyToxics;
 import java.util.Optional;
 
 /**
- * Another JVM's Lab, reached through its {@link LabHandle}: the same PostgreSQL and proxies,
- * nothing started here and nothing stopped on close. The RTT stays the other Lab's to set.
+ * Another JVM's Lab, reached through its {@link io.github.latencylab.env.LabHandle}: the same
+ * PostgreSQL and proxies, nothing started here and nothing stopped on close. The RTT stays the other Lab's to set.
  */
-final class AttachedBackend implements Backend {
+public final class AttachedBackend implements Backend {
 
   private final BackendKind kind;
   private final String description;
@@ -15,7 +18,7 @@ final class AttachedBackend implements Backend {
   private final Optional<PostgresTarget> baseline;
   private final Optional<ProxyToxics> ownersToxics;
 
-  AttachedBackend(BackendKind kind, String description, PostgresTarget direct,
+  public AttachedBackend(BackendKind kind, String description, PostgresTarget direct,
       Optional<PostgresTarget> proxied, Optional<PostgresTarget> baseline,
       Optional<ProxyToxics> ownersToxics) {
     this.kind = kind;
@@ -26,8 +29,11 @@ final class AttachedBackend implements Backend {
     this.ownersToxics = ownersToxics;
   }
 
-  /** The other Lab's proxy toxics, for {@link Lab#restartWindows()} only: the RTT is its own. */
-  Optional<ProxyToxics> ownersToxics() {
+  /**
+   * The other Lab's proxy toxics, for {@link io.github.latencylab.env.Lab#restartWindows()}
+   * only: the RTT is its own.
+   */
+  public Optional<ProxyToxics> ownersToxics() {
     return ownersToxics;
   }
 

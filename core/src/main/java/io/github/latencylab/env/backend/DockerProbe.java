@@ -1,4 +1,4 @@
-package io.github.latencylab.env;
+package io.github.latencylab.env.backend;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,23 +30,23 @@ import java.util.regex.Pattern;
  * milliseconds, so that backend AUTO never waits on Testcontainers' own, slower discovery; and
  * a pull with a deadline, where Testcontainers retries a failing pull for minutes.
  */
-final class DockerProbe {
+public final class DockerProbe {
 
   private DockerProbe() {
   }
 
-  static boolean dockerAnswers(Map<String, String> environment) {
+  public static boolean dockerAnswers(Map<String, String> environment) {
     return engine(environment) != null;
   }
 
   /** Is {@code image} (e.g. "postgres:17") in the engine's local store, so no pull is needed? */
-  static boolean imagePresent(Map<String, String> environment, String image) {
+  public static boolean imagePresent(Map<String, String> environment, String image) {
     SocketAddress engine = engine(environment);
     return engine != null && status(engine, "/images/" + image + "/json") == 200;
   }
 
   /** Where the probe looks for an engine, for messages. */
-  static String where(Map<String, String> environment) {
+  public static String where(Map<String, String> environment) {
     String dockerHost = environment.get("DOCKER_HOST");
     return dockerHost != null && !dockerHost.isBlank() ? "DOCKER_HOST=" + dockerHost
         : String.join(", ", sockets(environment).stream().map(Path::toString).toList());
@@ -65,7 +65,8 @@ final class DockerProbe {
    * there afterwards, else why not in the engine's words (e.g. a registry that cannot be
    * resolved), in one line.
    */
-  static Optional<String> pull(Map<String, String> environment, String image, Duration timeout) {
+  public static Optional<String> pull(Map<String, String> environment, String image,
+      Duration timeout) {
     SocketAddress engine = engine(environment);
     if (engine == null) {
       return Optional.of("no Docker engine answers");
