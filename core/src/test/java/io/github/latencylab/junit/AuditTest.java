@@ -143,6 +143,17 @@ class AuditTest {
   }
 
   @Test
+  void aModuleWithNoSqlAtAllIsReportedAsNotAudited() throws Exception {
+    Path report = dir.resolve("latency-report");
+    assertThat(audit(report, dir.resolve("findings.json"), false, ArithmeticTests.class))
+        .containsExactly(Map.entry("ArithmeticTests.addition", "SUCCESSFUL"));
+
+    assertThat(Files.readString(report.resolve("report.md")))
+        .contains("No N+1 and no row-by-row write in the 0 tests counted (0 round trips).")
+        .contains("### Not audited: 1 test sent no SQL the Lab counted");
+  }
+
+  @Test
   void rowByRowWritesAreAFindingOfTheirOwn() throws Exception {
     Path report = dir.resolve("latency-report");
     assertThat(audit(report, dir.resolve("findings.json"), false, VisitWriterTests.class))
