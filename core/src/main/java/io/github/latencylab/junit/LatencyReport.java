@@ -330,13 +330,15 @@ final class LatencyReport implements AutoCloseable {
           + " touched, all tests", byWork));
     }
     Sarif.Written sarif;
+    Path into = dir;
     try {
-      ReportWriter.write(results(cells), dir, comparison, sections);
-      sarif = Sarif.write(dir.resolve("findings.sarif"), findings, CallSites.projectRoot());
-      Files.writeString(dir.resolve("findings.md"), Findings.markdown(findings,
+      into = ownDirectory();
+      ReportWriter.write(results(cells), into, comparison, sections);
+      sarif = Sarif.write(into.resolve("findings.sarif"), findings, CallSites.projectRoot());
+      Files.writeString(into.resolve("findings.md"), Findings.markdown(findings,
           roundTrips, all.size(), unaudited.size()));
     } catch (IOException e) {
-      throw new UncheckedIOException("Could not write the latency report into " + dir, e);
+      throw new UncheckedIOException("Could not write the latency report into " + into, e);
     }
     if (update && findingsFile != null) {
       Set<String> ran = new java.util.HashSet<>(occurrences.keySet());
@@ -345,9 +347,9 @@ final class LatencyReport implements AutoCloseable {
     }
     System.out.println("latency-lab: " + RoundTrips.plural(all.size(), "test")
         + (audit ? " audited (" + Format.count(unaudited.size()) + " not)" : "")
-        + " priced at 0.5, 20 and 320 ms: " + dir.resolve("report.md") + "; "
+        + " priced at 0.5, 20 and 320 ms: " + into.resolve("report.md") + "; "
         + RoundTrips.plural(findings.size(), "finding") + " (" + Format.count(sarif.results())
-        + " in " + dir.resolve("findings.sarif") + ")"
+        + " in " + into.resolve("findings.sarif") + ")"
         + (update ? (baselineFile == null ? "" : "; baseline rewritten: " + baselineFile)
             + (findingsFile == null ? "" : "; findings rewritten: " + findingsFile)
             : baselineFile == null ? ""
@@ -365,6 +367,29 @@ final class LatencyReport implements AutoCloseable {
             + " test then fails on a finding not in it.\n"
         : "Ratcheted against " + findingsFile + ": a test fails on a finding not in it, or on"
             + " one that takes more round trips in one test.\n";
+  }
+
+  /**
+   * Where this JVM writes its report: {@code dir}, unless another JVM of the same run (a
+   * surefire fork, a Gradle worker) wrote a report there since this JVM started; then {@code
+   * dir/jvm-PID}, said in one line, so that neither report is lost. A report there from an
+   * earlier run is simply replaced.
+   */
+  private Path ownDirectory() throws IOException {
+    Path writer = dir.resolve(".written-by-jvm");
+    String me = Long.toString(ProcessHandle.current().pid());
+    long started = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+    if (!Files.isRegularFile(writer) || Files.readString(writer).strip().equals(me)
+        || Files.getLastModifiedTime(writer).toMillis() < started) {
+      Files.createDirectories(dir);
+      Files.writeString(writer, me + "\n");
+      return dir;
+    }
+    Path own = dir.resolve("jvm-" + me);
+    System.out.println("latency-lab: another JVM of this run (a surefire fork, a Gradle worker)"
+        + " wrote " + dir + " meanwhile: this JVM's report goes to " + own + " (one report a"
+        + " JVM; forkCount=1 gives one for the run)");
+    return own;
   }
 
   /** The tests not audited, by why, with their classes: a suite's unit tests in a few lines. */

@@ -143,6 +143,21 @@ class AuditTest {
   }
 
   @Test
+  void aReportAnotherJvmOfTheRunWroteIsKeptBesideThisOnes() throws Exception {
+    Path report = dir.resolve("latency-report");
+    Files.createDirectories(report);
+    Files.writeString(report.resolve(".written-by-jvm"), "1\n"); // a surefire fork, just now
+    Files.writeString(report.resolve("report.md"), "the other fork's report\n");
+
+    audit(report, dir.resolve("findings.json"), false, OwnerRepositoryTests.class);
+
+    assertThat(Files.readString(report.resolve("report.md")))
+        .isEqualTo("the other fork's report\n");
+    assertThat(Files.readString(report.resolve("jvm-" + ProcessHandle.current().pid())
+        .resolve("report.md"))).contains("### Findings");
+  }
+
+  @Test
   void aModuleWithNoSqlAtAllIsReportedAsNotAudited() throws Exception {
     Path report = dir.resolve("latency-report");
     assertThat(audit(report, dir.resolve("findings.json"), false, ArithmeticTests.class))
