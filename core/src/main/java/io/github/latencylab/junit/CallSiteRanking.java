@@ -47,7 +47,7 @@ final class CallSiteRanking {
     statementsByTest.forEach((test, statements) -> {
       Set<String> seen = new HashSet<>();
       for (WireStatement s : statements) {
-        if (s.callSite() == null || !seen.add(s.connection() + "/" + s.roundTrip())) {
+        if (s.callSite() == null || !seen.add(s.trip())) {
           continue; // not traced, or its round trip is counted for the first statement's line
         }
         trips.computeIfAbsent(s.callSite(), k -> new long[1])[0]++;

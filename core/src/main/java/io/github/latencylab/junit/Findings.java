@@ -97,6 +97,10 @@ final class Findings {
   private Findings() {
   }
 
+  private static List<CodeLine> chainOf(WireStatement s) {
+    return s.chain() == null ? List.of() : s.chain();
+  }
+
   static String methods(List<CodeLine> chain) {
     if (chain.isEmpty()) {
       return "(no application frame)";
@@ -106,31 +110,24 @@ final class Findings {
     return String.join(" -> ", methods);
   }
 
-  /** The findings among one test's counted statements. */
+  /**
+   * The findings among one test's counted statements: what {@link Repeats} finds repeated among
+   * the statements each chain of methods sent.
+   */
   static List<Occurrence> in(List<WireStatement> statements) {
-    Map<String, List<WireStatement>> groups = new LinkedHashMap<>();
-    for (WireStatement s : statements) {
-      String shape = SqlShape.of(s.sql());
-      if (!SqlShape.isTransactionControl(shape)) {
-        List<CodeLine> chain = s.chain() == null ? List.of() : s.chain();
-        groups.computeIfAbsent(methods(chain) + "\n" + shape, k -> new ArrayList<>()).add(s);
-      }
-    }
+    Map<String, List<WireStatement>> byChain = new LinkedHashMap<>();
+    statements.forEach(s -> byChain.computeIfAbsent(methods(chainOf(s)),
+        k -> new ArrayList<>()).add(s));
     List<Occurrence> found = new ArrayList<>();
-    groups.values().forEach(list -> {
-      if (list.size() < 2) {
-        return;
-      }
-      WireStatement first = list.get(0);
-      Set<String> trips = new HashSet<>();
-      list.forEach(s -> trips.add(s.connection() + "." + s.roundTrip()));
-      String shape = SqlShape.of(first.sql());
-      Repeats.Repeat repeat = new Repeats.Repeat(shape, list.size(), trips.size(), Map.of());
-      Kind kind = repeat.nPlusOne() ? Kind.N_PLUS_ONE : repeat.rowByRow() ? Kind.ROW_BY_ROW
-          : null;
-      if (kind != null) {
-        found.add(new Occurrence(kind, shape, first.chain() == null ? List.of()
-            : first.chain(), list.size(), trips.size(), first.endpoint()));
+    byChain.values().forEach(list -> {
+      for (Repeats.Repeat r : Repeats.of(list)) {
+        Kind kind = r.nPlusOne() ? Kind.N_PLUS_ONE : r.rowByRow() ? Kind.ROW_BY_ROW : null;
+        if (kind != null) {
+          WireStatement first = list.stream()
+              .filter(s -> SqlShape.of(s.sql()).equals(r.shape())).findFirst().orElseThrow();
+          found.add(new Occurrence(kind, r.shape(), chainOf(first), r.times(),
+              r.roundTrips(), first.endpoint()));
+        }
       }
     });
     return found;
@@ -227,7 +224,7 @@ final class Findings {
     statements.forEach((test, list) -> {
       Map<String, Set<String>> trips = new LinkedHashMap<>();
       list.stream().filter(st -> st.endpoint() != null).forEach(st -> trips.computeIfAbsent(
-          st.endpoint(), k -> new HashSet<>()).add(st.connection() + "." + st.roundTrip()));
+          st.endpoint(), k -> new HashSet<>()).add(st.trip()));
       trips.forEach((route, t) -> {
         long[] n = byRoute.computeIfAbsent(route, k -> new long[3]);
         n[0] += t.size();

@@ -101,7 +101,7 @@ final class Repeats {
       Set<String> trips = new HashSet<>();
       Map<String, Long> sites = new LinkedHashMap<>();
       for (WireStatement s : list) {
-        trips.add(s.connection() + "." + s.roundTrip());
+        trips.add(s.trip());
         if (s.callSite() != null) {
           sites.merge(s.callSite(), 1L, Long::sum);
         }

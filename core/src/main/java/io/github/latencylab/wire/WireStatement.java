@@ -47,6 +47,11 @@ public record WireStatement(String sql, List<BoundParameter> parameters, long va
     return String.join(" -> ", frames);
   }
 
+  /** The round trip that carried it, "connection.ordinal": statements of one batch share it. */
+  public String trip() {
+    return connection + "." + roundTrip;
+  }
+
   /** True when it is the code's own work, not {@link Overhead}. */
   public boolean counted() {
     return overhead == null;
