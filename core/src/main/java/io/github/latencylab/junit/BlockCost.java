@@ -14,6 +14,7 @@ import io.github.latencylab.wire.Overhead;
 import io.github.latencylab.wire.SqlShape;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireRead;
+import io.github.latencylab.wire.WireScope;
 import io.github.latencylab.wire.WireStatement;
 import io.github.latencylab.wire.WireStats;
 import java.util.ArrayList;
@@ -23,16 +24,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 
 /**
- * What a block cost at the wire, counted while it ran with the counter tracing (call sites,
- * {@link Overhead}) and its Lab's counting lock held: everything, the overhead by kind, the
- * statements with their call sites, the block's time and how much of it was spent waiting on
- * the database.
+ * What a block cost at the wire, counted in a scope of its own ({@link WireScope}: what its
+ * threads sent, not other tests') with the counter tracing (call sites, {@link Overhead}):
+ * everything, the overhead by kind, the statements with their call sites, the block's time and
+ * how much of it was spent waiting on the database.
  *
  * <p>Its price at an RTT L, what {@link ExpectWireCost} checks and the report shows, is the
  * one model ({@link LatencyModel}) fitted on what the block waited on the database, not on its
@@ -48,8 +47,10 @@ import org.junit.jupiter.api.function.ThrowingSupplier;
  */
 final class BlockCost {
 
-  /** How long a block waits for another test's counted block on the same Lab. */
-  static final long LOCK_WAIT_SECONDS = 120;
+  /** Why the server's work is not counted for a block that ran beside another test's. */
+  static final String OVERLAPPED = "the server's work per statement is not counted: other"
+      + " tests ran SQL at the same time (JUnit's parallel mode), and the server's statistics"
+      + " do not tell tests apart";
 
   /** The RTTs every failure message and report prices a block at. */
   static final List<Rtt> PRICED_AT = List.of(Rtt.parse("0.5ms"), Rtt.parse("20ms"),
@@ -71,11 +72,13 @@ final class BlockCost {
   final List<ServerWork.Statement> work;
   /** Why the server's work is not counted, or null. */
   final String workUnavailable;
+  /** What began on threads no test owns while tests ran in parallel, one line; or null. */
+  final String unattributed;
 
   private BlockCost(WireStats total, Map<Overhead, WireStats> overhead,
       List<WireStatement> statements, List<WireRead> reads, double timeMs, double waitedMs,
       Rtt measuredAt, boolean includeOverhead, long allocatedBytes,
-      List<ServerWork.Statement> work, String workUnavailable) {
+      List<ServerWork.Statement> work, String workUnavailable, String unattributed) {
     this.total = total;
     this.overhead = overhead;
     this.statements = statements;
@@ -87,6 +90,7 @@ final class BlockCost {
     this.allocatedBytes = allocatedBytes;
     this.work = work;
     this.workUnavailable = workUnavailable;
+    this.unattributed = unattributed;
   }
 
   /** A block's value and what it cost. */
@@ -99,41 +103,42 @@ final class BlockCost {
    */
   static <T> Measured<T> run(WireCounter counter, Rtt at, boolean includeOverhead,
       Supplier<Optional<ServerWork>> work, ThrowingSupplier<T> code) throws Throwable {
-    ReentrantLock lock = counter.countingLock();
-    if (!lock.tryLock(LOCK_WAIT_SECONDS, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("Waited " + LOCK_WAIT_SECONDS + " s for another counted"
-          + " block on the same Lab: a thread of a counted block (an executor's task) cannot"
-          + " start a counted block of its own; count on the test's thread, around the tasks");
-    }
     counter.trace();
+    Optional<ServerWork> server = work == null ? Optional.empty() : work.get();
+    T value;
+    double ms;
+    long allocated;
+    WireScope scope = WireScope.open(counter);
     try {
-      Optional<ServerWork> server = work == null ? Optional.empty() : work.get();
-      WireCounter.Totals before = counter.totals();
       long allocatedBefore = Allocations.onThisThread();
       long start = System.nanoTime();
-      T value = code.get();
-      double ms = (System.nanoTime() - start) / 1e6;
+      value = code.get();
+      ms = (System.nanoTime() - start) / 1e6;
       long allocatedAfter = Allocations.onThisThread();
-      WireCounter.Totals after = counter.totals();
-      WireStats total = after.stats().minus(before.stats());
-      Map<Overhead, WireStats> overhead = new EnumMap<>(after.overhead());
-      overhead.replaceAll((kind, now) -> now.minus(before.overhead().get(kind)));
-      List<WireStatement> statements = counter.statementsSince(before.stats());
-      long waited = after.waitNanos() - before.waitNanos();
-      if (!includeOverhead) {
-        for (Overhead kind : Overhead.values()) {
-          waited -= after.overheadWaitNanos().get(kind) - before.overheadWaitNanos().get(kind);
-        }
-      }
-      List<WireStatement> own = statements.stream().filter(WireStatement::counted).toList();
-      return new Measured<>(value, new BlockCost(total, overhead, statements,
-          counter.readsOf(statements), ms, waited / 1e6, at, includeOverhead,
-          allocatedBefore < 0 ? -1 : allocatedAfter - allocatedBefore,
-          server.map(w -> w.finish(own)).orElse(null),
-          server.flatMap(ServerWork::unavailable).orElse(null)));
+      allocated = allocatedBefore < 0 ? -1 : allocatedAfter - allocatedBefore;
     } finally {
-      lock.unlock();
+      scope.close();
     }
+    WireCounter.Totals t = scope.counter().totals();
+    long waited = t.waitNanos();
+    if (!includeOverhead) {
+      for (Overhead kind : Overhead.values()) {
+        waited -= t.overheadWaitNanos().get(kind);
+      }
+    }
+    List<WireStatement> statements = scope.counter().statementsSince(WireStats.ZERO);
+    List<WireStatement> own = statements.stream().filter(WireStatement::counted).toList();
+    List<ServerWork.Statement> serverWork = server.map(w -> w.finish(own)).orElse(null);
+    String workUnavailable = server.flatMap(ServerWork::unavailable).orElse(null);
+    if (serverWork != null && scope.overlapped()) {
+      // the plans are this block's; the server's counters are every test's of that time
+      serverWork = serverWork.stream().map(s -> new ServerWork.Statement(s.shape(), s.sql(),
+          s.callSite(), s.executions(), s.plan(), s.why(), null)).toList();
+      workUnavailable = OVERLAPPED;
+    }
+    return new Measured<>(value, new BlockCost(t.stats(), t.overhead(), statements,
+        scope.counter().readsOf(statements), ms, waited / 1e6, at, includeOverhead, allocated,
+        serverWork, workUnavailable, scope.unattributed()));
   }
 
   /** The rows the statements that count got back, at the wire. */

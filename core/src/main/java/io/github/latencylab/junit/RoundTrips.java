@@ -41,11 +41,11 @@ import org.opentest4j.AssertionFailedError;
  * the annotations): connection set-up, validation, pool and driver housekeeping ({@link
  * io.github.latencylab.wire.Overhead}), so that a pool's timing cannot change a count.
  *
- * <p>Counted blocks on one Lab take turns (a lock per Lab), so tests run in parallel do not mix
- * their counts; what other tests do outside a counted block (their set-up) still counts if it
- * happens meanwhile: seed in {@code @BeforeAll}, or keep such tests on one thread. A task that
- * a counted block starts on another thread is counted, but must not start a counted block of
- * its own.
+ * <p>A block counts what its own threads send ({@link io.github.latencylab.wire.WireScope}):
+ * the block's thread, the threads it starts, and, while no other test counts at the same time,
+ * every thread no test owns (a pool's, an HTTP server's). Tests run in parallel (JUnit's
+ * parallel mode) keep exact counts without taking turns; what a thread no test owns sends
+ * while several count is counted to none of them, and each says so in one line. Blocks nest.
  */
 public final class RoundTrips {
 
@@ -270,6 +270,9 @@ public final class RoundTrips {
       return measured.value();
     }
     BlockCost m = measured.cost();
+    if (m.unattributed != null) {
+      System.out.println("latency-lab: " + prefix + m.unattributed);
+    }
     if (recorder != null) {
       recorder.accept(m);
     }
@@ -318,7 +321,8 @@ public final class RoundTrips {
     List<String> sql = new ArrayList<>(counted.size());
     counted.forEach(s -> sql.add(s.sql()));
     return SqlListing.of(sql, m.counted().statements()) + Repeats.section(counted)
-        + m.overheadLine();
+        + m.overheadLine() + (m.unattributed == null ? "" : "not counted: " + m.unattributed
+        + "\n");
   }
 
   private static String describe(WireStats cost, Unit unit) {

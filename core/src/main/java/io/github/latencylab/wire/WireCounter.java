@@ -13,14 +13,14 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
- * Counts round trips, statements and bytes for one connection, or for every connection of a
- * Lab (then the {@code parent} of each connection's counter), and keeps the SQL of the last
- * {@value #SQL_KEPT} statements. Thread-safe; read it with {@link #snapshot()}.
+ * Counts round trips, statements and bytes for one connection, for every connection of a
+ * Lab (then the {@code parent} of each connection's counter), or for one test's stretch ({@link
+ * WireScope}: the round trips its threads began), and keeps the SQL of the last {@value
+ * #SQL_KEPT} statements. Thread-safe; read it with {@link #snapshot()}.
  *
  * <p>While it {@link #trace() traces}, each round trip and statement is also tagged with who
  * asked for it: the application's call site ({@link CallSites}) and, for connection set-up,
@@ -67,7 +67,6 @@ public final class WireCounter {
   private final ArrayDeque<WireRead> reads = new ArrayDeque<>();
   private final Map<Overhead, AtomicLong[]> overhead = new EnumMap<>(Overhead.class);
   private volatile boolean tracing;
-  private final ReentrantLock countingLock = new ReentrantLock();
   // of a Lab's counter: held shared by a connection's counter while it adds to this one, alone
   // by totals(), so that a count and its overhead are read at one instant (a pool's thread may
   // be setting up a connection while a test reads them)
@@ -94,6 +93,9 @@ public final class WireCounter {
   private long tripsStarted;
   // of a connection's counter: until a round trip that is not the connection's set-up
   private boolean settingUp = true;
+  // of a connection's counter: what the round trip under way adds to besides this one: its
+  // Lab's counter, then the counters of the test scopes it belongs to (WireScope)
+  private volatile WireCounter[] sinks;
 
   public WireCounter() {
     this(null);
@@ -151,6 +153,7 @@ public final class WireCounter {
       }
     });
     this.connectionNumber = parent == null ? 0 : CONNECTIONS.incrementAndGet();
+    this.sinks = parent == null ? new WireCounter[0] : new WireCounter[] {parent};
     for (Overhead o : Overhead.values()) {
       // round trips, statements, bytes sent, bytes received, nanoseconds waited
       overhead.put(o, new AtomicLong[] {new AtomicLong(), new AtomicLong(), new AtomicLong(),
@@ -166,15 +169,6 @@ public final class WireCounter {
    */
   public void trace() {
     tracing = true;
-  }
-
-  /**
-   * The lock of this counter's Lab (a connection's counter gives its Lab's): held while a
-   * block is counted ({@code RoundTrips}, the JUnit extension), so that two tests counting on
-   * the same Lab at once, in parallel, take turns instead of mixing their counts.
-   */
-  public ReentrantLock countingLock() {
-    return parent == null ? countingLock : parent.countingLock;
   }
 
   private boolean traces() {
@@ -222,8 +216,8 @@ public final class WireCounter {
   private void addOverhead(Overhead kind, int field, long n) {
     if (kind != null && n != 0) {
       overhead.get(kind)[field].addAndGet(n);
-      if (parent != null) {
-        parent.overhead.get(kind)[field].addAndGet(n);
+      for (WireCounter s : sinks) {
+        s.overhead.get(kind)[field].addAndGet(n);
       }
     }
   }
@@ -256,7 +250,9 @@ public final class WireCounter {
   private void addWindowRoundTrips(long n) {
     if (n > 0) {
       windowRoundTrips.addAndGet(n);
-      parent.windowRoundTrips.addAndGet(n);
+      for (WireCounter s : sinks) {
+        s.windowRoundTrips.addAndGet(n);
+      }
     }
   }
 
@@ -319,31 +315,54 @@ public final class WireCounter {
     if (len <= 0) {
       return;
     }
-    Lock addingToParent = addingToParent();
+    boolean begins = !awaitingReply;
+    if (begins) { // a new round trip: who asks for it, for which tests?
+      origin = origin();
+      if (parent != null) {
+        CallSites.Origin o = origin;
+        WireCounter[] scopes = WireScope.countersFor(this, parent, o != null && o.overhead() != null);
+        if (scopes.length > 0 || sinks.length > 1) {
+          WireCounter[] to = new WireCounter[scopes.length + 1];
+          to[0] = parent;
+          System.arraycopy(scopes, 0, to, 1, scopes.length);
+          sinks = to;
+        }
+      }
+    }
+    Lock[] adding = addingToSinks();
     try {
-      countSent(buf, off, len);
+      countSent(buf, off, len, begins);
     } finally {
-      addingToParent.unlock();
+      unlock(adding);
     }
   }
 
-  // the read lock of the counter whose totals this one's counting moves: its Lab's, or (a
-  // counter of no Lab) its own
-  private Lock addingToParent() {
-    Lock lock = (parent == null ? adding : parent.adding).readLock();
-    lock.lock();
-    return lock;
+  // the read locks of the counters whose totals this one's counting moves (its Lab's and its
+  // scopes', or, a counter of no Lab, its own), taken
+  private Lock[] addingToSinks() {
+    WireCounter[] to = sinks;
+    Lock[] locks = new Lock[Math.max(1, to.length)];
+    for (int i = 0; i < locks.length; i++) {
+      locks[i] = (to.length == 0 ? adding : to[i].adding).readLock();
+      locks[i].lock();
+    }
+    return locks;
   }
 
-  private void countSent(byte[] buf, int off, int len) {
-    if (!awaitingReply) { // a new round trip: who asks for it?
+  private static void unlock(Lock[] locks) {
+    for (int i = locks.length - 1; i >= 0; i--) {
+      locks[i].unlock();
+    }
+  }
+
+  private void countSent(byte[] buf, int off, int len, boolean begins) {
+    if (begins) {
       tripsStarted++;
       replyBytes = 0;
       LinkWindows w = windows();
       if (w != null) {
         w.downstream().end();
       }
-      origin = origin();
     }
     awaitingReply = true;
     CallSites.Origin o = origin;
@@ -351,8 +370,8 @@ public final class WireCounter {
       addOverhead(o.overhead(), 2, len);
     }
     bytesSent.addAndGet(len);
-    if (parent != null) {
-      parent.bytesSent.addAndGet(len);
+    for (WireCounter s : sinks) {
+      s.bytesSent.addAndGet(len);
     }
     LinkWindows w = windows();
     if (w != null) {
@@ -390,18 +409,18 @@ public final class WireCounter {
     if (bytes <= 0) {
       return;
     }
-    Lock addingToParent = addingToParent();
+    Lock[] adding = addingToSinks();
     try {
       countReceived(buf, off, bytes, Math.max(0, waited));
     } finally {
-      addingToParent.unlock();
+      unlock(adding);
     }
   }
 
   private void countReceived(byte[] buf, int off, int bytes, long waited) {
     waitNanos.addAndGet(waited);
-    if (parent != null) {
-      parent.waitNanos.addAndGet(waited);
+    for (WireCounter s : sinks) {
+      s.waitNanos.addAndGet(waited);
     }
     if (backendTap != null) {
       backendTap.received(buf, off, bytes);
@@ -435,9 +454,9 @@ public final class WireCounter {
       addOverhead(o.overhead(), 3, bytes);
       addOverhead(o.overhead(), 4, waited);
     }
-    if (parent != null) {
-      parent.bytesReceived.addAndGet(bytes);
-      parent.roundTrips.addAndGet(trips);
+    for (WireCounter s : sinks) {
+      s.bytesReceived.addAndGet(bytes);
+      s.roundTrips.addAndGet(trips);
     }
   }
 
@@ -453,23 +472,28 @@ public final class WireCounter {
     }
     record(statement);
     valueBytesSent.addAndGet(valueBytes);
-    if (parent != null) {
-      parent.record(statement);
-      parent.valueBytesSent.addAndGet(valueBytes);
+    for (WireCounter s : sinks) {
+      s.record(statement);
+      s.valueBytesSent.addAndGet(valueBytes);
     }
     return statement;
   }
 
   private void rowsReturned(WireStatement statement, long rows, long values, long bytes) {
     WireRead read = new WireRead(statement, rows, values, bytes);
-    for (WireCounter c = this; c != null; c = c.parent) {
-      c.rowsReceived.addAndGet(rows);
-      c.valuesReceived.addAndGet(values);
-      synchronized (c.reads) {
-        c.reads.addLast(read);
-        if (c.reads.size() > SQL_KEPT) {
-          c.reads.removeFirst();
-        }
+    addRead(read);
+    for (WireCounter s : sinks) {
+      s.addRead(read);
+    }
+  }
+
+  private void addRead(WireRead read) {
+    rowsReceived.addAndGet(read.rows());
+    valuesReceived.addAndGet(read.values());
+    synchronized (reads) {
+      reads.addLast(read);
+      if (reads.size() > SQL_KEPT) {
+        reads.removeFirst();
       }
     }
   }

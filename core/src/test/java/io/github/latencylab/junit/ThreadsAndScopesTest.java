@@ -10,9 +10,11 @@ import io.github.latencylab.env.LabConfig;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Counting across the threads a test starts (a parallel stream on a pool, an executor on the
- * bare DataSource), scoped to a block, and counted blocks on one Lab taking turns.
+ * bare DataSource), scoped to a block, and blocks counted at once on one Lab, each its own.
  */
 class ThreadsAndScopesTest {
 
@@ -83,14 +85,19 @@ class ThreadsAndScopesTest {
     }
   }
 
+  // both blocks wait inside for each other: blocks that took turns (a lock per Lab, as before
+  // they counted their own threads) would never both be in, and the latch would time out
   @Test
-  void blocksCountedAtOnceOnOneLabTakeTurns(Lab lab) throws Exception {
+  void blocksCountedAtOnceOnOneLabEachCountTheirOwn(Lab lab) throws Exception {
     ExecutorService executor = Executors.newFixedThreadPool(2);
+    CountDownLatch bothIn = new CountDownLatch(2);
     try {
       List<Future<Integer>> both = new ArrayList<>();
       for (int t = 0; t < 2; t++) {
         int n = 3 + t;
         both.add(executor.submit(() -> RoundTrips.on(lab).exactly(n, () -> {
+          bothIn.countDown();
+          assertThat(bothIn.await(30, TimeUnit.SECONDS)).as("the other block is in").isTrue();
           try (Connection c = pool.getConnection()) {
             for (int i = 0; i < n; i++) {
               select(c, 1);
