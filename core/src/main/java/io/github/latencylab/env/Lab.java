@@ -8,6 +8,7 @@ import io.github.latencylab.env.backend.ExternalBackend;
 import io.github.latencylab.env.backend.TestcontainersBackend;
 import io.github.latencylab.env.link.LatencyControl;
 import io.github.latencylab.env.link.ProxyToxics;
+import io.github.latencylab.env.watch.PlanCache;
 import io.github.latencylab.env.watch.ServerWork;
 import io.github.latencylab.env.watch.UncountedSql;
 import io.github.latencylab.latency.Link;
@@ -88,7 +89,13 @@ public final class Lab implements AutoCloseable {
   private final Thread shutdownHook;
   private ServerInfo server;
   private String toxiproxyVersion;
-  private Connection watchConnection; // UncountedSql's and ServerWork's, opened on first use
+  private Connection watchConnection; // ServerWork's, opened on first use
+  // UncountedSql's and ServerWork's reads of pg_stat_statements: each query planned once, so a
+  // budget's reads of the server cost short round trips, not a plan of a view each
+  private Connection sessionsConnection;
+  // the plans ServerWork read, by statement text, until the wire shows what may change one
+  private final PlanCache plans = new PlanCache(() -> wire.planChanges()
+      + directWire.planChanges() + relayChecks.planChanges());
   private final AtomicLong ownSessions = new AtomicLong(); // the connections plain() made
   private StatementStatistics.Located statementStatistics; // found on first use
   private boolean closed;
@@ -716,6 +723,7 @@ public final class Lab implements AutoCloseable {
   /** Forgets the settings read by {@link #server()}, e.g. after changing one. */
   public synchronized void refreshServerInfo() {
     server = null;
+    plans.clear(); // a setting may change a plan
   }
 
   /**
@@ -727,7 +735,7 @@ public final class Lab implements AutoCloseable {
     if (!backend.ownsDatabase() || backend instanceof AttachedBackend || stopped) {
       return Optional.empty();
     }
-    Connection watch = watch("check its sessions");
+    Connection watch = sessionsWatch();
     long since = System.nanoTime();
     return Optional.of(UncountedSql.start(watch, id, () -> {
       Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
@@ -750,8 +758,8 @@ public final class Lab implements AutoCloseable {
     }
     Connection watch = watch("read the server's work");
     StatementStatistics.Located located = statementStatistics();
-    return Optional.of(ServerWork.start(watch, located.view(),
-        located.unavailable().orElse(null)));
+    return Optional.of(ServerWork.start(watch, sessionsWatch(), located.view(),
+        located.unavailable().orElse(null), plans));
   }
 
   /**
@@ -775,6 +783,20 @@ public final class Lab implements AutoCloseable {
   }
 
   // the Lab's own connection beside the counted ones, for reading what the server saw
+  private Connection sessionsWatch() {
+    try {
+      if (sessionsConnection == null || sessionsConnection.isClosed()) {
+        PGSimpleDataSource ds = plain(direct);
+        ds.setPrepareThreshold(1);
+        sessionsConnection = ds.getConnection();
+      }
+      return sessionsConnection;
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not connect to " + id + "'s PostgreSQL to check"
+          + " its sessions: " + e.getMessage(), e);
+    }
+  }
+
   private Connection watch(String purpose) {
     try {
       if (watchConnection == null || watchConnection.isClosed()) {
@@ -868,11 +890,13 @@ public final class Lab implements AutoCloseable {
     } catch (SQLException e) {
       LOG.debug("probe connection did not close cleanly", e);
     }
-    if (watchConnection != null) {
-      try {
-        watchConnection.close();
-      } catch (SQLException e) {
-        LOG.debug("the sessions' watch did not close cleanly", e);
+    for (Connection watching : new Connection[] {watchConnection, sessionsConnection}) {
+      if (watching != null) {
+        try {
+          watching.close();
+        } catch (SQLException e) {
+          LOG.debug("a watch of the server did not close cleanly", e);
+        }
       }
     }
     // the relay and the proxies first: the workload's connections through them end, and

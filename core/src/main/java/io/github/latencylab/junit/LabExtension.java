@@ -417,7 +417,7 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
           if (audited && cost.counted().roundTrips() == 0) {
             report.get().notAudited(series, NotAudited.why(testClass));
           } else {
-            verdict[0] = report.get().record(series, cost, lab.environment());
+            verdict[0] = report.get().record(series, cost, lab::environment);
           }
         }, audited ? why -> report.get().notAudited(series, why) : null,
             report.get().readsWork()), () -> {

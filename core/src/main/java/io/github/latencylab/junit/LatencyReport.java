@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -53,13 +54,14 @@ final class LatencyReport implements AutoCloseable {
   private final Baseline baseline;
   private final FindingsBaseline findingsBaseline;
   private final Map<String, Recorded> tests = new LinkedHashMap<>();
+  private final TestsBefore testsBefore = new TestsBefore();
   // audited tests the Lab counted nothing of, by key: why
   private final Map<String, String> notAudited = new LinkedHashMap<>();
   private final Map<String, String> regressions = new LinkedHashMap<>();
   private volatile LabEnvironment environment;
 
   /**
-   * One test's measurement, and what ran before it in this run ({@link #history}): the
+   * One test's measurement, and what ran before it in this run ({@link TestsBefore}): the
    * allocations a test shows depend on it.
    */
   record Recorded(Series series, BlockCost cost, String after,
@@ -67,18 +69,40 @@ final class LatencyReport implements AutoCloseable {
   }
 
   /**
-   * "after 12 tests (3f2a9c1b)": the tests recorded before one, in order, as a short digest.
-   * A JVM's first use of a framework's code allocates for its lazy set-up: a test's allocations
-   * are compared as failures only after the same tests as when the baseline was taken.
+   * "after 12 tests (3f2a9c1b)": the tests recorded before one, in order, as a short digest (of
+   * their keys joined by newlines, one key added at a time: a suite of thousands would hash
+   * every key again for each test). A JVM's first use of a framework's code allocates for its
+   * lazy set-up: a test's allocations are compared as failures only after the same tests as
+   * when the baseline was taken.
    */
-  static String history(List<String> before) {
-    try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-          .digest(String.join("\n", before).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return "after " + before.size() + " test" + (before.size() == 1 ? "" : "s") + " ("
-          + java.util.HexFormat.of().formatHex(digest, 0, 4) + ")";
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+  static final class TestsBefore {
+    private final java.security.MessageDigest digest = sha256();
+    private boolean first = true;
+
+    void add(String key) {
+      if (!first) {
+        digest.update((byte) '\n');
+      }
+      first = false;
+      digest.update(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    String after(int tests) {
+      try {
+        byte[] d = ((java.security.MessageDigest) digest.clone()).digest();
+        return "after " + tests + " test" + (tests == 1 ? "" : "s") + " ("
+            + java.util.HexFormat.of().formatHex(d, 0, 4) + ")";
+      } catch (CloneNotSupportedException e) {
+        throw new IllegalStateException("this JVM's SHA-256 cannot be copied", e);
+      }
+    }
+
+    private static java.security.MessageDigest sha256() {
+      try {
+        return java.security.MessageDigest.getInstance("SHA-256");
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+      }
     }
   }
 
@@ -137,8 +161,11 @@ final class LatencyReport implements AutoCloseable {
   record Verdict(String regression, String findings) {
   }
 
-  /** Records a test, and compares it with the baseline and the committed findings. */
-  Verdict record(Series series, BlockCost cost, LabEnvironment env) {
+  /**
+   * Records a test, and compares it with the baseline and the committed findings; {@code env}
+   * is read once a report.
+   */
+  Verdict record(Series series, BlockCost cost, Supplier<LabEnvironment> env) {
     List<Findings.Occurrence> findings = Findings.in(cost.countedStatements());
     String regression = recordCounts(series, cost, env, findings);
     List<String> lines = findingsBaseline == null ? List.of()
@@ -147,21 +174,22 @@ final class LatencyReport implements AutoCloseable {
   }
 
   // the test's row, and its regression against the baseline as one line (null: none)
-  private String recordCounts(Series series, BlockCost cost, LabEnvironment env,
+  private String recordCounts(Series series, BlockCost cost, Supplier<LabEnvironment> env,
       List<Findings.Occurrence> findings) {
     if (environment == null) {
-      environment = env;
+      environment = env.get();
     }
     Cell cell = countsOnly(cost.cell(series));
     String after;
     synchronized (tests) {
-      after = history(new ArrayList<>(tests.keySet()));
+      after = testsBefore.after(tests.size());
       if (tests.putIfAbsent(cell.key(), new Recorded(series, cost, after, findings)) != null) {
         throw new IllegalStateException("Two tests of this run have one key, " + cell.key()
             + ": the report keeps one row per test, so the second is refused (a test run"
             + " twice in one JVM is one too: surefire's rerunFailingTestsCount with the report"
             + " on)");
       }
+      testsBefore.add(cell.key());
     }
     if (baseline == null) {
       return null;

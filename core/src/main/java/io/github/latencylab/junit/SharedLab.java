@@ -99,6 +99,19 @@ public final class SharedLab {
   }
 
   /**
+   * Holds the run's Lab ({@link #configOfTheRun()}) open across JUnit runs in this JVM, until
+   * closed: for a tool that launches JUnit more than once (a benchmark of a suite's cost), each
+   * of whose runs would otherwise start a Lab and close it. The runs lease it as usual.
+   */
+  public static AutoCloseable hold() {
+    if (JvmWide.rootCopy(SharedLab.class).isPresent()) {
+      throw new IllegalStateException("SharedLab.hold() is for the class path's copy of"
+          + " latency-lab; call it outside a framework's class loader");
+    }
+    return lease(configOfTheRun());
+  }
+
+  /**
    * The Lab of {@code config} for one JUnit run, closed when the last run holding it ends: a
    * run started inside another (JUnit's test kit) shares the outer run's Lab.
    */

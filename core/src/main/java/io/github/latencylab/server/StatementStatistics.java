@@ -129,6 +129,37 @@ public final class StatementStatistics {
     return new StatementStatistics(all);
   }
 
+  /**
+   * The counters of the top-level statements of {@code queryIds} (null: every one) on {@code
+   * c}'s database now, read without their texts (pg_stat_statements' function with showtext
+   * off, which leaves its query file unread): for a test's stretch, read before it and after,
+   * each a short read.
+   */
+  public static StatementStatistics readOf(Connection c, String view, Collection<Long> queryIds)
+      throws SQLException {
+    Map<Long, Work> all = new HashMap<>();
+    if (queryIds != null && queryIds.isEmpty()) {
+      return new StatementStatistics(all);
+    }
+    try (PreparedStatement st = c.prepareStatement(OWN + "SELECT"
+        + " queryid, calls, rows, shared_blks_hit, shared_blks_read,"
+        + " temp_blks_written * current_setting('block_size')::bigint, wal_bytes::bigint,"
+        + " total_exec_time FROM " + view + "(false) WHERE toplevel AND dbid ="
+        + " (SELECT oid FROM pg_database WHERE datname = current_database())"
+        + (queryIds == null ? "" : " AND queryid = ANY (?)"))) {
+      if (queryIds != null) {
+        st.setArray(1, c.createArrayOf("int8", queryIds.toArray()));
+      }
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          all.merge(rs.getLong(1), new Work(rs.getLong(2), rs.getLong(3), rs.getLong(4),
+              rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getDouble(8)), Work::plus);
+        }
+      }
+    }
+    return new StatementStatistics(all);
+  }
+
   /** What the statement of {@code queryId} did between {@code earlier} and this read. */
   public Work since(StatementStatistics earlier, long queryId) {
     Work now = byQueryId.getOrDefault(queryId, Work.NONE);

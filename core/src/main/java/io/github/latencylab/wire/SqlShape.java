@@ -58,6 +58,29 @@ public final class SqlShape {
   }
 
   /** True for BEGIN, COMMIT, ROLLBACK, SAVEPOINT and the like: not worth grouping. */
+  /**
+   * True for a statement after which another's plan may differ: DDL (an index created or
+   * dropped), statistics taken again (ANALYZE, VACUUM), a table rewritten or emptied. Read from
+   * its first word, so that every statement the wire sees can be asked cheaply.
+   */
+  public static boolean changesPlans(String sql) {
+    int i = 0;
+    while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+      i++;
+    }
+    for (String word : PLAN_CHANGERS) {
+      int end = i + word.length();
+      if (sql.regionMatches(true, i, word, 0, word.length())
+          && (end == sql.length() || !Character.isLetter(sql.charAt(end)))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final String[] PLAN_CHANGERS = {"CREATE", "DROP", "ALTER", "ANALYZE",
+      "ANALYSE", "VACUUM", "CLUSTER", "REINDEX", "TRUNCATE", "REFRESH", "IMPORT"};
+
   public static boolean isTransactionControl(String shape) {
     String s = shape.strip().toLowerCase(Locale.ROOT);
     return s.isEmpty() || s.startsWith("begin") || s.startsWith("commit")

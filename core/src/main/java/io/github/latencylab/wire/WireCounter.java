@@ -50,6 +50,7 @@ public final class WireCounter {
   private final AtomicLong rowsReceived = new AtomicLong();
   private final AtomicLong valuesReceived = new AtomicLong();
   private final AtomicLong valueBytesSent = new AtomicLong();
+  private final AtomicLong planChanges = new AtomicLong();
   // of a connection's counter: when the client's last write returned (System.nanoTime)
   private volatile long lastWrite = Long.MIN_VALUE;
   // of a Lab's counter: the link its connections' windows follow, and how often they restarted
@@ -472,9 +473,13 @@ public final class WireCounter {
     }
     record(statement);
     valueBytesSent.addAndGet(valueBytes);
+    boolean changesPlans = SqlShape.changesPlans(text);
     for (WireCounter s : sinks) {
       s.record(statement);
       s.valueBytesSent.addAndGet(valueBytes);
+      if (changesPlans) {
+        s.planChanges.incrementAndGet();
+      }
     }
     return statement;
   }
@@ -551,6 +556,14 @@ public final class WireCounter {
    */
   public record Totals(WireStats stats, Map<Overhead, WireStats> overhead, long waitNanos,
       Map<Overhead, Long> overheadWaitNanos) {
+  }
+
+  /**
+   * How many statements that may change another's plan (DDL, ANALYZE, VACUUM: {@link
+   * SqlShape#changesPlans}) went over this counter's connections so far.
+   */
+  public long planChanges() {
+    return planChanges.get();
   }
 
   /** The data the statements carried, since this counter began. */

@@ -48,4 +48,17 @@ class SqlShapeTest {
     assertThat(SqlShape.isTransactionControl("")).isTrue();
     assertThat(SqlShape.isTransactionControl("select 1")).isFalse();
   }
+
+  @Test
+  void ddlAndStatisticsChangePlansQueriesAndWritesDoNot() {
+    assertThat(SqlShape.changesPlans("  DROP INDEX owners_last_name")).isTrue();
+    assertThat(SqlShape.changesPlans("create index on owners (last_name)")).isTrue();
+    assertThat(SqlShape.changesPlans("ANALYZE owners")).isTrue();
+    assertThat(SqlShape.changesPlans("VACUUM")).isTrue();
+    assertThat(SqlShape.changesPlans("truncate t restart identity")).isTrue();
+    assertThat(SqlShape.changesPlans("SELECT * FROM created_at")).isFalse();
+    assertThat(SqlShape.changesPlans("INSERT INTO t VALUES (1)")).isFalse();
+    assertThat(SqlShape.changesPlans("CREATED")).isFalse();
+    assertThat(SqlShape.changesPlans("")).isFalse();
+  }
 }

@@ -46,29 +46,40 @@ public final class ServerWork {
   }
 
   private final Connection watch;
+  private final Connection stats;
   private final String view;
   private String unavailable; // also when the read after the stretch fails
   private final StatementStatistics before;
+  private final PlanCache plans;
 
-  private ServerWork(Connection watch, String view, String unavailable,
-      StatementStatistics before) {
+  private ServerWork(Connection watch, Connection stats, String view, String unavailable,
+      StatementStatistics before, PlanCache plans) {
     this.watch = watch;
+    this.stats = stats;
     this.view = view;
     this.unavailable = unavailable;
     this.before = before;
+    this.plans = plans;
   }
 
-  /** Starts watching: pg_stat_statements read now, on {@code watch}, where it is there. */
-  public static ServerWork start(Connection watch, String view, String unavailable) {
+  /**
+   * Starts watching: pg_stat_statements read now, on {@code stats} (a connection whose
+   * statements the server keeps prepared: the reads are short), where it is there; the plans
+   * are read on {@code watch} (simple queries: EXPLAIN (GENERIC_PLAN) binds nothing), each
+   * text's once while {@code plans} keeps it.
+   */
+  public static ServerWork start(Connection watch, Connection stats, String view,
+      String unavailable, PlanCache plans) {
     if (view == null) {
-      return new ServerWork(watch, null, unavailable, null);
+      return new ServerWork(watch, stats, null, unavailable, null, plans);
     }
-    synchronized (watch) { // one connection for every budget of the Lab, whatever thread
+    synchronized (stats) { // one connection for every budget of the Lab, whatever thread
       try {
-        return new ServerWork(watch, view, null, StatementStatistics.read(watch, view));
+        return new ServerWork(watch, stats, view, null,
+            StatementStatistics.readOf(stats, view, null), plans);
       } catch (SQLException e) {
-        return new ServerWork(watch, null, "the server's work per statement is not counted: "
-            + view + " did not read (" + firstLine(e) + ")", null);
+        return new ServerWork(watch, stats, null, "the server's work per statement is not"
+            + " counted: " + view + " did not read (" + firstLine(e) + ")", null, plans);
       }
     }
   }
@@ -91,36 +102,31 @@ public final class ServerWork {
       }
     }
     synchronized (watch) {
-      StatementStatistics after = null;
-      if (before != null) {
-        try {
-          after = StatementStatistics.read(watch, view);
-        } catch (SQLException e) {
-          unavailable = "the server's work per statement is not counted: " + view
-              + " did not read after the test (" + firstLine(e) + ")";
-        }
-      }
-      List<Statement> out = new ArrayList<>();
-      int plans = 0;
+      List<Shape> shapes = new ArrayList<>();
+      int plansRead = 0;
       for (Map.Entry<String, List<WireStatement>> e : byShape.entrySet()) {
         WireStatement first = e.getValue().get(0);
         QueryPlan plan = null;
         String why = null;
         Set<Long> queryIds = new LinkedHashSet<>();
-        if (plans >= PLANS_PER_STRETCH) {
+        if (plansRead >= PLANS_PER_STRETCH) {
           why = "not read: " + PLANS_PER_STRETCH + " plans read for this test already";
         } else {
           Set<String> texts = new LinkedHashSet<>();
           for (WireStatement s : e.getValue()) {
-            if (texts.size() == TEXTS_PER_SHAPE || plans >= PLANS_PER_STRETCH) {
+            if (texts.size() == TEXTS_PER_SHAPE || plansRead >= PLANS_PER_STRETCH) {
               break;
             }
             if (!texts.add(s.sql())) {
               continue;
             }
-            plans++;
+            plansRead++;
             try {
-              QueryPlan p = QueryPlan.read(watch, s.sql(), s.parameters());
+              QueryPlan p = plans.get(s.sql());
+              if (p == null) {
+                p = QueryPlan.read(watch, s.sql(), s.parameters());
+                plans.put(s.sql(), p);
+              }
               if (plan == null) {
                 plan = p;
               }
@@ -135,20 +141,44 @@ public final class ServerWork {
             why = null;
           }
         }
+        shapes.add(new Shape(e.getKey(), first, e.getValue().size(), plan, why, queryIds));
+      }
+      // after the plans (EXPLAIN runs nothing it explains): the stretch's statements only
+      StatementStatistics after = null;
+      if (before != null) {
+        Set<Long> ids = new LinkedHashSet<>();
+        shapes.forEach(s -> ids.addAll(s.queryIds()));
+        ids.remove(0L);
+        try {
+          synchronized (stats) {
+            after = StatementStatistics.readOf(stats, view, ids);
+          }
+        } catch (SQLException e) {
+          unavailable = "the server's work per statement is not counted: " + view
+              + " did not read after the test (" + firstLine(e) + ")";
+        }
+      }
+      List<Statement> out = new ArrayList<>();
+      for (Shape s : shapes) {
         Work work = null;
         if (after != null) {
           work = Work.NONE;
-          for (long id : queryIds) {
+          for (long id : s.queryIds()) {
             if (id != 0) {
               work = work.plus(after.since(before, id));
             }
           }
         }
-        out.add(new Statement(e.getKey(), first.sql(), first.callSite(), e.getValue().size(),
-            plan, why, work));
+        out.add(new Statement(s.shape(), s.first().sql(), s.first().callSite(), s.executions(),
+            s.plan(), s.why(), work));
       }
       return out;
     }
+  }
+
+  // a shape's plan and the query ids of its texts, before its work is read
+  private record Shape(String shape, WireStatement first, int executions, QueryPlan plan,
+      String why, Set<Long> queryIds) {
   }
 
   private static String firstLine(SQLException e) {

@@ -1,0 +1,85 @@
+package io.github.latencylab.bench.suite;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import io.github.latencylab.env.Setting;
+import io.github.latencylab.junit.SharedLab;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+/**
+ * Launches the benchmarks' suites ({@link RepositoryTests}) with JUnit's own launcher, as
+ * surefire does, on one Lab held open across the runs (each run would otherwise start its
+ * own), with the report and the audit on or off for the whole JVM (a fork of one benchmark).
+ * The report's files go to a directory of its own, with no baseline to gate against.
+ */
+final class SuiteLauncher implements AutoCloseable {
+
+  private final Launcher launcher = LauncherFactory.create();
+  private final AutoCloseable lab;
+  private final Path dir;
+
+  private SuiteLauncher(AutoCloseable lab, Path dir) {
+    this.lab = lab;
+    this.dir = dir;
+  }
+
+  static SuiteLauncher start(boolean report, boolean audit) throws IOException {
+    Path dir = Files.createTempDirectory("latency-lab-suite");
+    System.setProperty(Setting.BACKEND.property(),
+        System.getProperty(Setting.BACKEND.property(), "embedded"));
+    System.setProperty(Setting.REPORT.property(), String.valueOf(report));
+    System.setProperty(Setting.AUDIT.property(), String.valueOf(audit));
+    System.setProperty(Setting.REPORT_DIR.property(), dir.resolve("report").toString());
+    System.setProperty(Setting.REPORT_BASELINE.property(),
+        dir.resolve("latency-baseline.json").toString());
+    System.setProperty(Setting.FINDINGS.property(),
+        dir.resolve("latency-findings.json").toString());
+    return new SuiteLauncher(SharedLab.hold(), dir);
+  }
+
+  /**
+   * Runs {@code classes} with JUnit's configuration parameters {@code config}; the number of
+   * tests that passed. A test that fails (a budget that did not hold) fails the benchmark: its
+   * time would not be the suite's.
+   */
+  long run(Map<String, String> config, Class<?>... classes) {
+    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+        .configurationParameters(config);
+    for (Class<?> c : classes) {
+      request.selectors(selectClass(c));
+    }
+    LauncherDiscoveryRequest built = request.build();
+    SummaryGeneratingListener listener = new SummaryGeneratingListener();
+    launcher.execute(built, listener);
+    TestExecutionSummary summary = listener.getSummary();
+    if (summary.getTotalFailureCount() > 0 || summary.getTestsSucceededCount() == 0) {
+      throw new IllegalStateException(summary.getTotalFailureCount() + " of "
+          + summary.getTestsFoundCount() + " tests failed" + summary.getFailures().stream()
+          .findFirst().map(f -> ", the first: " + f.getTestIdentifier().getDisplayName()
+              + ": " + f.getException()).orElse(""));
+    }
+    return summary.getTestsSucceededCount();
+  }
+
+  @Override
+  public void close() throws Exception {
+    RepositoryTests.closePool();
+    lab.close();
+    try (Stream<Path> written = Files.walk(dir)) {
+      for (Path p : written.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
