@@ -10,6 +10,7 @@ import io.github.latencylab.env.link.LatencyControl;
 import io.github.latencylab.env.link.ProxyToxics;
 import io.github.latencylab.env.watch.PlanCache;
 import io.github.latencylab.env.watch.ServerWork;
+import io.github.latencylab.env.watch.StretchWatch;
 import io.github.latencylab.env.watch.UncountedSql;
 import io.github.latencylab.latency.Link;
 import io.github.latencylab.latency.Rtt;
@@ -732,19 +733,7 @@ public final class Lab implements AutoCloseable {
    * database the Lab does not own, or attached from another JVM.
    */
   public synchronized Optional<UncountedSql> watchUncounted() {
-    if (!backend.ownsDatabase() || backend instanceof AttachedBackend || stopped) {
-      return Optional.empty();
-    }
-    Connection watch = sessionsWatch();
-    long since = System.nanoTime();
-    return Optional.of(UncountedSql.start(watch, id, () -> {
-      Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
-      counted.addAll(directWire.backendsOpenSince(since));
-      counted.addAll(relayChecks.backendsOpenSince(since));
-      return counted;
-    }, () -> wire.sessionsStarted() + directWire.sessionsStarted()
-        + relayChecks.sessionsStarted() + ownSessions.get(),
-        id + " (" + target.redactedUrl() + ")"));
+    return StretchWatch.start(uncountedWatch(), null).uncounted();
   }
 
   /**
@@ -753,13 +742,39 @@ public final class Lab implements AutoCloseable {
    * ({@link ServerWork}). Empty for a Lab attached from another JVM.
    */
   public synchronized Optional<ServerWork> watchWork() {
-    if (backend instanceof AttachedBackend || stopped) {
-      return Optional.empty();
+    return StretchWatch.start(null, workWatch()).work();
+  }
+
+  /**
+   * Both watches of a stretch, {@link #watchUncounted()} and, with {@code work}, {@link
+   * #watchWork()}, read together: one round trip at the start, one at the end.
+   */
+  public synchronized StretchWatch watchStretch(boolean work) {
+    return StretchWatch.start(uncountedWatch(), work ? workWatch() : null);
+  }
+
+  private UncountedSql uncountedWatch() {
+    if (!backend.ownsDatabase() || backend instanceof AttachedBackend || stopped) {
+      return null;
     }
-    Connection watch = watch("read the server's work");
+    long since = System.nanoTime();
+    return UncountedSql.unstarted(sessionsWatch(), id, () -> {
+      Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
+      counted.addAll(directWire.backendsOpenSince(since));
+      counted.addAll(relayChecks.backendsOpenSince(since));
+      return counted;
+    }, () -> wire.sessionsStarted() + directWire.sessionsStarted()
+        + relayChecks.sessionsStarted() + ownSessions.get(),
+        id + " (" + target.redactedUrl() + ")");
+  }
+
+  private ServerWork workWatch() {
+    if (backend instanceof AttachedBackend || stopped) {
+      return null;
+    }
     StatementStatistics.Located located = statementStatistics();
-    return Optional.of(ServerWork.start(watch, sessionsWatch(), located.view(),
-        located.unavailable().orElse(null), plans));
+    return ServerWork.unstarted(watch("read the server's work"), sessionsWatch(),
+        located.view(), located.unavailable().orElse(null), plans);
   }
 
   /**

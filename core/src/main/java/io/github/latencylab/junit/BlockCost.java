@@ -2,6 +2,7 @@ package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Allocations;
 import io.github.latencylab.env.watch.ServerWork;
+import io.github.latencylab.env.watch.StretchWatch;
 import io.github.latencylab.gate.StatementPlan;
 import io.github.latencylab.gate.WorkGate;
 import io.github.latencylab.latency.Rtt;
@@ -23,8 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 
 /**
@@ -99,12 +98,12 @@ final class BlockCost {
 
   /**
    * Runs {@code code}, counting on {@code counter} at the Lab's added RTT {@code at}; {@code
-   * work} starts reading the server's work (null: not read).
+   * server}, started before it, reads the server's work after it, where it reads it (null:
+   * nothing read).
    */
   static <T> Measured<T> run(WireCounter counter, Rtt at, boolean includeOverhead,
-      Supplier<Optional<ServerWork>> work, ThrowingSupplier<T> code) throws Throwable {
+      StretchWatch server, ThrowingSupplier<T> code) throws Throwable {
     counter.trace();
-    Optional<ServerWork> server = work == null ? Optional.empty() : work.get();
     T value;
     double ms;
     long allocated;
@@ -128,8 +127,10 @@ final class BlockCost {
     }
     List<WireStatement> statements = scope.counter().statementsSince(WireStats.ZERO);
     List<WireStatement> own = statements.stream().filter(WireStatement::counted).toList();
-    List<ServerWork.Statement> serverWork = server.map(w -> w.finish(own)).orElse(null);
-    String workUnavailable = server.flatMap(ServerWork::unavailable).orElse(null);
+    List<ServerWork.Statement> serverWork = server == null ? null
+        : server.finish(own).orElse(null);
+    String workUnavailable = server == null ? null
+        : server.work().flatMap(ServerWork::unavailable).orElse(null);
     if (serverWork != null && scope.overlapped()) {
       // the plans are this block's; the server's counters are every test's of that time
       serverWork = serverWork.stream().map(s -> new ServerWork.Statement(s.shape(), s.sql(),

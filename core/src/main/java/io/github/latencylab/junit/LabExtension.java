@@ -247,6 +247,12 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   }
 
   static LabConfig configFrom(ExtensionContext context) {
+    // a run's settings do not change while it runs: resolved once, not for every test
+    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent("config",
+        key -> resolvedFrom(context), LabConfig.class);
+  }
+
+  private static LabConfig resolvedFrom(ExtensionContext context) {
     LabConfig resolved = LabConfig.fromEnvironment();
     for (Setting setting : Setting.values()) {
       String value = context.getConfigurationParameter(setting.property()).orElse(null);
@@ -447,8 +453,7 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
    */
   static Series series(Class<?> testClass, Method method, String uniqueId) {
     String name = method.getName();
-    if (Arrays.stream(testClass.getDeclaredMethods())
-        .filter(m -> m.getName().equals(method.getName())).count() > 1) {
+    if (METHOD_NAMES.get(testClass).getOrDefault(name, 0L) > 1) {
       name += Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
           .collect(java.util.stream.Collectors.joining(",", "(", ")"));
     }
@@ -461,8 +466,30 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
         : "[" + String.join(".", invocation) + "]"), java.util.Map.of());
   }
 
+  // per test class, read once (ClassValue: a framework's reloaded classes stay collectable)
+  private static final ClassValue<java.util.Map<String, Long>> METHOD_NAMES =
+      new ClassValue<>() {
+        @Override
+        protected java.util.Map<String, Long> computeValue(Class<?> type) {
+          return Arrays.stream(type.getDeclaredMethods()).collect(
+              java.util.stream.Collectors.groupingBy(Method::getName,
+                  java.util.stream.Collectors.counting()));
+        }
+      };
+  private static final ClassValue<java.util.Map<Method, RoundTrips.Spec>> SPECS =
+      new ClassValue<>() {
+        @Override
+        protected java.util.Map<Method, RoundTrips.Spec> computeValue(Class<?> type) {
+          return new java.util.concurrent.ConcurrentHashMap<>();
+        }
+      };
+
   /** The bounds, price and overhead rule of a test: its method's annotations, else its class's. */
   static RoundTrips.Spec spec(Method method, Class<?> testClass) {
+    return SPECS.get(testClass).computeIfAbsent(method, m -> specOf(m, testClass));
+  }
+
+  private static RoundTrips.Spec specOf(Method method, Class<?> testClass) {
     List<RoundTrips.Bound> bounds = new ArrayList<>();
     boolean includeOverhead = false;
     ExpectRoundTrips trips = find(method, testClass, ExpectRoundTrips.class);

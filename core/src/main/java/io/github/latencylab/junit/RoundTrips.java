@@ -1,7 +1,7 @@
 package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
-import io.github.latencylab.env.watch.ServerWork;
+import io.github.latencylab.env.watch.StretchWatch;
 import io.github.latencylab.env.watch.UncountedSql;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Format;
@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.opentest4j.AssertionFailedError;
@@ -249,19 +248,22 @@ public final class RoundTrips {
   <T> T check(Spec spec, String subject, Recording recording, ThrowingSupplier<T> code) {
     Consumer<BlockCost> recorder = recording == null ? null : recording.cost();
     Consumer<String> uncountedSink = recording == null ? null : recording.uncounted();
-    Optional<UncountedSql> watch = lab == null ? Optional.empty() : lab.watchUncounted();
-    // the server's plans and work: for the report and a work budget, not every assertion
-    Supplier<Optional<ServerWork>> work = lab != null && (recorder != null && recording.work()
-        || spec.work() != null) ? lab::watchWork : null;
+    // the server's sessions, and its plans and work for the report and a work budget (not
+    // every assertion): read at the start and at the end, one round trip each
+    Optional<StretchWatch> watch = lab == null ? Optional.empty()
+        : Optional.of(lab.watchStretch(recorder != null && recording.work()
+            || spec.work() != null));
     BlockCost.Measured<T> measured;
     try {
-      measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(), work, code);
+      measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(),
+          watch.orElse(null), code);
     } catch (Throwable t) {
       throw RoundTrips.<RuntimeException>rethrow(t);
     }
     String prefix = subject == null ? "" : subject + ": ";
     // a count that missed the application's connections proves nothing, within budget or not
-    Optional<String> uncounted = watch.flatMap(UncountedSql::finding);
+    Optional<String> uncounted = watch.flatMap(StretchWatch::uncounted)
+        .flatMap(UncountedSql::finding);
     if (uncounted.isPresent()) {
       if (uncountedSink == null) {
         throw new AssertionFailedError(prefix + uncounted.get());

@@ -137,25 +137,37 @@ public final class StatementStatistics {
    */
   public static StatementStatistics readOf(Connection c, String view, Collection<Long> queryIds)
       throws SQLException {
-    Map<Long, Work> all = new HashMap<>();
     if (queryIds != null && queryIds.isEmpty()) {
-      return new StatementStatistics(all);
+      return new StatementStatistics(new HashMap<>());
     }
-    try (PreparedStatement st = c.prepareStatement(OWN + "SELECT"
-        + " queryid, calls, rows, shared_blks_hit, shared_blks_read,"
-        + " temp_blks_written * current_setting('block_size')::bigint, wal_bytes::bigint,"
-        + " total_exec_time FROM " + view + "(false) WHERE toplevel AND dbid ="
-        + " (SELECT oid FROM pg_database WHERE datname = current_database())"
-        + (queryIds == null ? "" : " AND queryid = ANY (?)"))) {
+    try (PreparedStatement st = c.prepareStatement(sqlOf(view, queryIds != null))) {
       if (queryIds != null) {
         st.setArray(1, c.createArrayOf("int8", queryIds.toArray()));
       }
       try (ResultSet rs = st.executeQuery()) {
-        while (rs.next()) {
-          all.merge(rs.getLong(1), new Work(rs.getLong(2), rs.getLong(3), rs.getLong(4),
-              rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getDouble(8)), Work::plus);
-        }
+        return of(rs);
       }
+    }
+  }
+
+  /**
+   * The query of {@link #readOf}: with {@code byQueryId}, of the query ids of one parameter
+   * (an int8 array).
+   */
+  public static String sqlOf(String view, boolean byQueryId) {
+    return OWN + "SELECT queryid, calls, rows, shared_blks_hit, shared_blks_read,"
+        + " temp_blks_written * current_setting('block_size')::bigint, wal_bytes::bigint,"
+        + " total_exec_time FROM " + view + "(false) WHERE toplevel AND dbid ="
+        + " (SELECT oid FROM pg_database WHERE datname = current_database())"
+        + (byQueryId ? " AND queryid = ANY (?)" : "");
+  }
+
+  /** The counters {@link #sqlOf}'s query returned. */
+  public static StatementStatistics of(ResultSet rs) throws SQLException {
+    Map<Long, Work> all = new HashMap<>();
+    while (rs.next()) {
+      all.merge(rs.getLong(1), new Work(rs.getLong(2), rs.getLong(3), rs.getLong(4),
+          rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getDouble(8)), Work::plus);
     }
     return new StatementStatistics(all);
   }

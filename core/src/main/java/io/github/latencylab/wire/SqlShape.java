@@ -32,6 +32,28 @@ public final class SqlShape {
    * "... author_id=42"; "... where id in (...)" for any list of literals or parameters.
    */
   public static String of(String sql) {
+    String known = SHAPES.get(sql);
+    if (known != null) {
+      return known;
+    }
+    String shape = shapeOf(sql);
+    if (sql.length() > TEXT_KEPT) {
+      return shape; // a multi-row insert of thousands of values: kept, it would hold megabytes
+    }
+    if (SHAPES.size() >= SHAPES_KEPT) {
+      SHAPES.clear(); // a run of unbounded distinct texts (literals inlined) starts again
+    }
+    SHAPES.put(sql, shape);
+    return shape;
+  }
+
+  // the shapes of the texts seen, read again by every report and finding of a suite
+  private static final java.util.concurrent.ConcurrentHashMap<String, String> SHAPES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int SHAPES_KEPT = 10_000;
+  private static final int TEXT_KEPT = 4_000;
+
+  private static String shapeOf(String sql) {
     String s = STRING.matcher(sql).replaceAll("?");
     s = DOLLAR_PARAM.matcher(s).replaceAll("?");
     s = NUMBER.matcher(s).replaceAll("?");

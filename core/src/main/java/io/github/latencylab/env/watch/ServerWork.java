@@ -6,6 +6,8 @@ import io.github.latencylab.server.StatementStatistics;
 import io.github.latencylab.wire.SqlShape;
 import io.github.latencylab.wire.WireStatement;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,40 +50,59 @@ public final class ServerWork {
   private final Connection watch;
   private final Connection stats;
   private final String view;
-  private String unavailable; // also when the read after the stretch fails
-  private final StatementStatistics before;
+  private String unavailable; // also when a read fails
+  private StatementStatistics before;
   private final PlanCache plans;
 
   private ServerWork(Connection watch, Connection stats, String view, String unavailable,
-      StatementStatistics before, PlanCache plans) {
+      PlanCache plans) {
     this.watch = watch;
     this.stats = stats;
     this.view = view;
     this.unavailable = unavailable;
-    this.before = before;
     this.plans = plans;
   }
 
   /**
-   * Starts watching: pg_stat_statements read now, on {@code stats} (a connection whose
-   * statements the server keeps prepared: the reads are short), where it is there; the plans
-   * are read on {@code watch} (simple queries: EXPLAIN (GENERIC_PLAN) binds nothing), each
-   * text's once while {@code plans} keeps it.
+   * A watch of pg_stat_statements ({@code view}; null: not there, {@code unavailable} says why)
+   * read on {@code stats}, a connection whose statements the server keeps prepared (the reads
+   * are short), the plans on {@code watch} (simple queries: EXPLAIN (GENERIC_PLAN) binds
+   * nothing), each text's once while {@code plans} keeps it; started by {@link StretchWatch}.
    */
-  public static ServerWork start(Connection watch, Connection stats, String view,
+  public static ServerWork unstarted(Connection watch, Connection stats, String view,
       String unavailable, PlanCache plans) {
-    if (view == null) {
-      return new ServerWork(watch, stats, null, unavailable, null, plans);
-    }
-    synchronized (stats) { // one connection for every budget of the Lab, whatever thread
-      try {
-        return new ServerWork(watch, stats, view, null,
-            StatementStatistics.readOf(stats, view, null), plans);
-      } catch (SQLException e) {
-        return new ServerWork(watch, stats, null, "the server's work per statement is not"
-            + " counted: " + view + " did not read (" + firstLine(e) + ")", null, plans);
+    return new ServerWork(watch, stats, view, view == null ? unavailable : null, plans);
+  }
+
+  // runs reads, this watch's among them; one that fails leaves the work uncounted, and why
+  void read(List<OneTrip.Read> reads, String when) {
+    try {
+      OneTrip.run(stats, reads);
+    } catch (SQLException e) {
+      if (view != null) {
+        unavailable = "the server's work per statement is not counted: " + view + " did not"
+            + " read" + when + " (" + firstLine(e) + ")";
       }
+      before = null;
     }
+  }
+
+  /** The read before the stretch, if pg_stat_statements is there. */
+  Optional<OneTrip.Read> beforeRead() {
+    if (view == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new OneTrip.Read() {
+      @Override
+      public String sql() {
+        return StatementStatistics.sqlOf(view, false);
+      }
+
+      @Override
+      public void take(ResultSet rs) throws SQLException {
+        before = StatementStatistics.of(rs);
+      }
+    });
   }
 
   /**
@@ -94,6 +115,13 @@ public final class ServerWork {
 
   /** The plans and work of {@code statements}, by shape in the order they first ran. */
   public List<Statement> finish(List<WireStatement> statements) {
+    return finish(statements, List.of());
+  }
+
+  /**
+   * {@link #finish(List)}, its read of the work sent with {@code alsoRead} in one round trip.
+   */
+  List<Statement> finish(List<WireStatement> statements, List<OneTrip.Read> alsoRead) {
     Map<String, List<WireStatement>> byShape = new LinkedHashMap<>();
     for (WireStatement s : statements) {
       String shape = SqlShape.of(s.sql());
@@ -101,8 +129,8 @@ public final class ServerWork {
         byShape.computeIfAbsent(shape, k -> new ArrayList<>()).add(s);
       }
     }
+    List<Shape> shapes = new ArrayList<>();
     synchronized (watch) {
-      List<Shape> shapes = new ArrayList<>();
       int plansRead = 0;
       for (Map.Entry<String, List<WireStatement>> e : byShape.entrySet()) {
         WireStatement first = e.getValue().get(0);
@@ -143,37 +171,48 @@ public final class ServerWork {
         }
         shapes.add(new Shape(e.getKey(), first, e.getValue().size(), plan, why, queryIds));
       }
-      // after the plans (EXPLAIN runs nothing it explains): the stretch's statements only
-      StatementStatistics after = null;
-      if (before != null) {
-        Set<Long> ids = new LinkedHashSet<>();
-        shapes.forEach(s -> ids.addAll(s.queryIds()));
-        ids.remove(0L);
-        try {
-          synchronized (stats) {
-            after = StatementStatistics.readOf(stats, view, ids);
-          }
-        } catch (SQLException e) {
-          unavailable = "the server's work per statement is not counted: " + view
-              + " did not read after the test (" + firstLine(e) + ")";
-        }
-      }
-      List<Statement> out = new ArrayList<>();
-      for (Shape s : shapes) {
-        Work work = null;
-        if (after != null) {
-          work = Work.NONE;
-          for (long id : s.queryIds()) {
-            if (id != 0) {
-              work = work.plus(after.since(before, id));
-            }
-          }
-        }
-        out.add(new Statement(s.shape(), s.first().sql(), s.first().callSite(), s.executions(),
-            s.plan(), s.why(), work));
-      }
-      return out;
     }
+    // after the plans (EXPLAIN runs nothing it explains): the stretch's statements only
+    StatementStatistics[] after = new StatementStatistics[1];
+    List<OneTrip.Read> reads = new ArrayList<>(alsoRead);
+    if (before != null) {
+      Set<Long> ids = new LinkedHashSet<>();
+      shapes.forEach(s -> ids.addAll(s.queryIds()));
+      ids.remove(0L);
+      reads.add(0, new OneTrip.Read() {
+        @Override
+        public String sql() {
+          return StatementStatistics.sqlOf(view, true);
+        }
+
+        @Override
+        public int bind(PreparedStatement st, int first) throws SQLException {
+          st.setArray(first, st.getConnection().createArrayOf("int8", ids.toArray()));
+          return first + 1;
+        }
+
+        @Override
+        public void take(ResultSet rs) throws SQLException {
+          after[0] = StatementStatistics.of(rs);
+        }
+      });
+    }
+    read(reads, " after the test");
+    List<Statement> out = new ArrayList<>();
+    for (Shape s : shapes) {
+      Work work = null;
+      if (after[0] != null && before != null) {
+        work = Work.NONE;
+        for (long id : s.queryIds()) {
+          if (id != 0) {
+            work = work.plus(after[0].since(before, id));
+          }
+        }
+      }
+      out.add(new Statement(s.shape(), s.first().sql(), s.first().callSite(), s.executions(),
+          s.plan(), s.why(), work));
+    }
+    return out;
   }
 
   // a shape's plan and the query ids of its texts, before its work is read

@@ -36,16 +36,20 @@ public final class UncountedSql {
 
   // the sessions that ran SQL since the watch started, not the Lab's own, with the count of
   // sessions the server has started on its database: one row with no session when none did
-  private static final String SESSIONS = "SELECT %s, a.pid, a.application_name,"
-      + " coalesce(host(a.client_addr), 'a local socket'), a.client_port, left(a.query, 120)"
+  private static final String SESSIONS = "SELECT " + Sessions.COUNT + ", a.pid,"
+      + " a.application_name, coalesce(host(a.client_addr), 'a local socket'), a.client_port,"
+      + " left(a.query, 120)"
       + " FROM pg_stat_database d LEFT JOIN pg_stat_activity a ON a.datname = d.datname"
       + " AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()"
       + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "' AND a.query_start >= ?"
       + " WHERE d.datname = current_database()";
-  private static final String STARTED = "SELECT clock_timestamp(), %s"
-      + " FROM pg_stat_database WHERE datname = current_database()";
-  // pg_stat_database.sessions came with PostgreSQL 14; before it, -1: the open sessions only
-  private static final String NO_COUNT = "-1::bigint";
+  private static final String STARTED = "SELECT clock_timestamp(), " + Sessions.COUNT
+      + " FROM pg_stat_database d WHERE d.datname = current_database()";
+
+  private static final class Sessions {
+    // pg_stat_database.sessions came with PostgreSQL 14; before it, -1: the open sessions only
+    static final String COUNT = "coalesce((to_jsonb(d) ->> 'sessions')::bigint, -1)";
+  }
 
   // a connection being opened as the stretch ends: its session counted by the server before
   // its BackendKeyData is read here; how long, at most, to wait for the Lab to count it
@@ -56,13 +60,16 @@ public final class UncountedSql {
   private final Supplier<Set<Integer>> counted;
   private final LongSupplier sessionsCounted;
   private final String labName;
-  private final Timestamp since;
   private final Map<String, Long> otherLabs;
   private final long countedAtStart;
-  private final long serverAtStart;
+  // what the server said at the start, and at the end (null: not read yet)
+  private Timestamp since;
+  private long serverAtStart;
+  private Long serverNow;
+  private final Map<Integer, String> seen = new LinkedHashMap<>();
 
   private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
-      LongSupplier sessionsCounted, String labName) throws SQLException {
+      LongSupplier sessionsCounted, String labName) {
     this.watch = watch;
     this.labId = labId;
     this.counted = counted;
@@ -71,40 +78,77 @@ public final class UncountedSql {
     this.otherLabs = otherLabsStatements();
     // the Lab's count first: a session starting meanwhile is the server's too, never one more
     this.countedAtStart = sessionsCounted.getAsLong();
-    synchronized (watch) { // one connection for every budget of the Lab, whatever thread
-      Start start;
-      try {
-        start = readStart("sessions");
-      } catch (SQLException e) {
-        if (!"42703".equals(e.getSQLState())) { // undefined_column: before PostgreSQL 14
-          throw e;
-        }
-        start = readStart(NO_COUNT);
-      }
-      this.since = start.at();
-      this.serverAtStart = start.sessions();
-    }
   }
 
-  private record Start(Timestamp at, long sessions) {
-  }
-
-  private Start readStart(String sessions) throws SQLException {
-    try (PreparedStatement st = watch.prepareStatement(String.format(STARTED, sessions));
-        ResultSet rs = st.executeQuery()) {
-      rs.next();
-      return new Start(rs.getTimestamp(1), rs.getLong(2));
-    }
-  }
-
-  public static UncountedSql start(Connection watch, String labId, Supplier<Set<Integer>> counted,
+  /**
+   * A watch of the server's sessions on {@code watch} against the Lab's {@code counted}
+   * connections and {@code sessionsCounted}; started by {@link StretchWatch}.
+   */
+  public static UncountedSql unstarted(Connection watch, String labId, Supplier<Set<Integer>> counted,
       LongSupplier sessionsCounted, String labName) {
+    return new UncountedSql(watch, labId, counted, sessionsCounted, labName);
+  }
+
+  void read(List<OneTrip.Read> reads, String what) {
     try {
-      return new UncountedSql(watch, labId, counted, sessionsCounted, labName);
+      OneTrip.run(watch, reads);
     } catch (SQLException e) {
-      throw new IllegalStateException("Could not read the server's clock on " + labName + ": "
+      throw new IllegalStateException("Could not read " + what + " on " + labName + ": "
           + e.getMessage(), e);
     }
+  }
+
+  /** True once the start was read. */
+  boolean started() {
+    return since != null;
+  }
+
+  /** The read at the start: the server's clock and the sessions it has started. */
+  OneTrip.Read startRead() {
+    return new OneTrip.Read() {
+      @Override
+      public String sql() {
+        return STARTED;
+      }
+
+      @Override
+      public void take(ResultSet rs) throws SQLException {
+        rs.next();
+        since = rs.getTimestamp(1);
+        serverAtStart = rs.getLong(2);
+      }
+    };
+  }
+
+  /** The read at the end: the sessions started since, and those that ran SQL meanwhile. */
+  OneTrip.Read endRead() {
+    return new OneTrip.Read() {
+      @Override
+      public String sql() {
+        return SESSIONS;
+      }
+
+      @Override
+      public int bind(PreparedStatement st, int first) throws SQLException {
+        st.setTimestamp(first, since);
+        return first + 1;
+      }
+
+      @Override
+      public void take(ResultSet rs) throws SQLException {
+        long now = serverAtStart;
+        while (rs.next()) {
+          now = rs.getLong(1);
+          if (rs.getObject(2) != null) {
+            seen.put(rs.getInt(2), "backend pid " + rs.getInt(2) + " (application_name '"
+                + rs.getString(3) + "', from " + rs.getString(4)
+                + (rs.getInt(5) > 0 ? ":" + rs.getInt(5) : "") + ", last `"
+                + rs.getString(6).replaceAll("\\s+", " ").strip() + "`)");
+          }
+        }
+        serverNow = now;
+      }
+    };
   }
 
   private Map<String, Long> otherLabsStatements() {
@@ -132,29 +176,10 @@ public final class UncountedSql {
             + " and LabExtension the same settings (latency-lab.properties)");
       }
     }
-    List<String> sessions = new ArrayList<>();
-    Map<Integer, String> seen = new LinkedHashMap<>();
-    long serverNow = serverAtStart;
-    synchronized (watch) {
-      try (PreparedStatement st = watch.prepareStatement(String.format(SESSIONS,
-          serverAtStart < 0 ? NO_COUNT : "d.sessions"))) {
-        st.setTimestamp(1, since);
-        try (ResultSet rs = st.executeQuery()) {
-          while (rs.next()) {
-            serverNow = rs.getLong(1);
-            if (rs.getObject(2) != null) {
-              seen.put(rs.getInt(2), "backend pid " + rs.getInt(2) + " (application_name '"
-                  + rs.getString(3) + "', from " + rs.getString(4)
-                  + (rs.getInt(5) > 0 ? ":" + rs.getInt(5) : "") + ", last `"
-                  + rs.getString(6).replaceAll("\\s+", " ").strip() + "`)");
-            }
-          }
-        }
-      } catch (SQLException e) {
-        throw new IllegalStateException("Could not read pg_stat_activity on " + labName + ": "
-            + e.getMessage(), e);
-      }
+    if (serverNow == null) { // not read with other reads at the stretch's end
+      read(List.of(endRead()), "pg_stat_activity");
     }
+    List<String> sessions = new ArrayList<>();
     // read after the server's view: a counted connection's pid is known before it sends SQL
     Set<Integer> known = counted.get();
     seen.forEach((pid, session) -> {

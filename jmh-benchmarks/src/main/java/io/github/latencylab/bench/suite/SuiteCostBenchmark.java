@@ -41,8 +41,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
-@Measurement(iterations = 8)
-@Fork(2)
+@Measurement(iterations = 10)
+@Fork(3)
 @OperationsPerInvocation(RepositoryTests.TESTS)
 @State(Scope.Benchmark)
 public class SuiteCostBenchmark {

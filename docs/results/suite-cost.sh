@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# What latency-lab costs a suite of short tests (SuiteCostBenchmark) and whether exact budgets
+# hold in JUnit's parallel mode (ParallelSuiteBenchmark): both run (about 5 minutes on 2
+# cores), their JMH JSON and the environment kept in docs/results/suite-cost/, the page written
+# from them. Needs the benchmarks jar: ./mvnw -q package -DskipTests
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=docs/results/suite-cost
+jar=jmh-benchmarks/target/benchmarks.jar
+mkdir -p "$out"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+java -jar "$jar" SuiteCostBenchmark -rf json -rff "$out/suite-cost.json" | tee "$log"
+java -jar "$jar" ParallelSuiteBenchmark -rf json -rff "$out/parallel.json" | tee -a "$log"
+{
+  # the Lab's own line: its PostgreSQL, Toxiproxy and pgjdbc
+  grep -o 'embedded Lab ready in [^:]*: .*' "$log" | sed 's/ready in [0-9.]* s: /ready: /' | head -1
+  echo "$(nproc) cores, $(uname -sr), measured $(date -u +%Y-%m-%dT%H:%MZ)"
+} > "$out/environment.txt"
+cd docs/results && python3 suite-cost-page.py suite-cost > suite-cost.md
+echo "docs/results/suite-cost.md written"
