@@ -13,8 +13,9 @@ trap 'rm -f "$log"' EXIT
 java -jar "$jar" SuiteCostBenchmark -rf json -rff "$out/suite-cost.json" | tee "$log"
 java -jar "$jar" ParallelSuiteBenchmark -rf json -rff "$out/parallel.json" | tee -a "$log"
 {
-  # the Lab's own line: its PostgreSQL, Toxiproxy and pgjdbc
-  grep -o 'embedded Lab ready in [^:]*: .*' "$log" | sed 's/ready in [0-9.]* s: /ready: /' | head -1
+  # the Lab the suites ran on (SuiteLauncher's line): its PostgreSQL and settings, Toxiproxy,
+  # pgjdbc, the added RTT
+  grep -m1 -o 'suite on: .*' "$log" | sed 's/^suite on: /the Lab: /'
   echo "$(nproc) cores, $(uname -sr), measured $(date -u +%Y-%m-%dT%H:%MZ)"
 } > "$out/environment.txt"
 cd docs/results && python3 suite-cost-page.py suite-cost > suite-cost.md

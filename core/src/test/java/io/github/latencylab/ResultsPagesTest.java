@@ -57,6 +57,11 @@ class ResultsPagesTest {
   }
 
   @Test
+  void suiteCostIsItsJson() throws Exception {
+    assertWholePage("suite-cost.md", "suite-cost-page.py", "suite-cost");
+  }
+
+  @Test
   void noiseIsItsJson() throws Exception {
     assertWholePage("noise.md", "noise-page.py", "noise");
   }

@@ -154,12 +154,28 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     }
     LabConfig resolved = config != null ? config : configFrom(context);
     Store store = context.getRoot().getStore(NAMESPACE);
-    // a Lab is AutoCloseable: the root store closes it when the run ends
-    // a framework's entry (SharedLab) may have started it first; the run's end releases it
-    Lab lab = store.getOrComputeIfAbsent("lab " + resolved, key -> SharedLab.lease(resolved),
-        SharedLab.Lease.class).lab();
+    // found by the settings' instance first (a run's are resolved once): their text, the key
+    // that Labs of equal settings share, is long to build for every test
+    Lab lab = store.getOrComputeIfAbsent(new Of("lab", resolved),
+        key -> new LabOf(leased(store, resolved)),
+        LabOf.class).lab();
     lastStarted = lab;
     return lab;
+  }
+
+  // a Lease is AutoCloseable: the root store closes it (once) when the run ends; a framework's
+  // entry (SharedLab) may have started the Lab first, and the run's end releases it
+  private static Lab leased(Store store, LabConfig resolved) {
+    return store.getOrComputeIfAbsent("lab " + resolved, key -> SharedLab.lease(resolved),
+        SharedLab.Lease.class).lab();
+  }
+
+  // the run's Lab by the settings' instance: not closeable, the lease is closed once
+  private record LabOf(Lab lab) {
+  }
+
+  // a store key: what, for settings of one instance (LabConfig's equality is its identity)
+  private record Of(String what, LabConfig config) {
   }
 
   static Lab started(LabConfig config) {
@@ -192,15 +208,25 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
     if (!resolved.report() && !resolved.audit()) {
       return Optional.empty();
     }
-    requireJUnitThatClosesTheReport();
     Store store = context.getRoot().getStore(NAMESPACE);
+    ReportOf known = store.get(new Of("report", resolved), ReportOf.class);
+    if (known != null) {
+      return Optional.of(known.report());
+    }
+    requireJUnitThatClosesTheReport();
     Path dir = Path.of(resolved.get(Setting.REPORT_DIR));
-    return Optional.of(store.getOrComputeIfAbsent("report " + dir.toAbsolutePath(),
+    LatencyReport report = store.getOrComputeIfAbsent("report " + dir.toAbsolutePath(),
         // an audit alone ratchets its findings; counts are gated exactly with the report on
         key -> new LatencyReport(dir, resolved.report()
             ? Path.of(resolved.get(Setting.REPORT_BASELINE)) : null,
             Path.of(resolved.get(Setting.FINDINGS)), resolved.updateBaseline(), resolved.audit()),
-        LatencyReport.class));
+        LatencyReport.class);
+    store.put(new Of("report", resolved), new ReportOf(report)); // found by the settings' instance next time
+    return Optional.of(report);
+  }
+
+  // the run's report by the settings' instance: not closeable, the report is closed once
+  private record ReportOf(LatencyReport report) {
   }
 
   /**

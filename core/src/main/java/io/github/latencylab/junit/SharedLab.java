@@ -103,7 +103,7 @@ public final class SharedLab {
    * closed: for a tool that launches JUnit more than once (a benchmark of a suite's cost), each
    * of whose runs would otherwise start a Lab and close it. The runs lease it as usual.
    */
-  public static AutoCloseable hold() {
+  public static Lease hold() {
     if (JvmWide.rootCopy(SharedLab.class).isPresent()) {
       throw new IllegalStateException("SharedLab.hold() is for the class path's copy of"
           + " latency-lab; call it outside a framework's class loader");
@@ -129,8 +129,8 @@ public final class SharedLab {
     }
   }
 
-  /** A run's hold on a Lab; JUnit closes it with the run's root store. */
-  record Lease(Lab lab) implements AutoCloseable {
+  /** A hold on a Lab: a JUnit run's (its root store closes it) or {@link #hold()}'s. */
+  public record Lease(Lab lab) implements AutoCloseable {
     @Override
     public void close() {
       release(lab);

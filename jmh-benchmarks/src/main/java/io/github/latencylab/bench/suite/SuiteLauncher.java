@@ -2,6 +2,7 @@ package io.github.latencylab.bench.suite;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import io.github.latencylab.env.LabEnvironment;
 import io.github.latencylab.env.Setting;
 import io.github.latencylab.junit.SharedLab;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -45,7 +47,15 @@ final class SuiteLauncher implements AutoCloseable {
         dir.resolve("latency-baseline.json").toString());
     System.setProperty(Setting.FINDINGS.property(),
         dir.resolve("latency-findings.json").toString());
-    return new SuiteLauncher(SharedLab.hold(), dir);
+    SharedLab.Lease lab = SharedLab.hold();
+    LabEnvironment env = lab.lab().environment();
+    // the environment of the numbers, one line (docs/results/suite-cost.sh keeps it)
+    System.out.println("suite on: " + env.backend() + " PostgreSQL " + env.postgresVersion()
+        + " (" + new java.util.TreeMap<>(env.postgresSettings()).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining(", ")) + "), Toxiproxy " + env.toxiproxyVersion()
+        + ", pgjdbc " + env.pgjdbcVersion() + ", added RTT " + lab.lab().rtt() + ", "
+        + env.cpus() + " CPUs");
+    return new SuiteLauncher(lab, dir);
   }
 
   /**
