@@ -94,6 +94,7 @@ public final class Lab implements AutoCloseable {
   // UncountedSql's and ServerWork's reads of pg_stat_statements: each query planned once, so a
   // budget's reads of the server cost short round trips, not a plan of a view each
   private Connection sessionsConnection;
+  private String watchedAs; // "lab-1-2 (jdbc:postgresql://...)": what a budget's lines name
   // the plans ServerWork read, by statement text, until the wire shows what may change one
   private final PlanCache plans = new PlanCache(() -> wire.planChanges()
       + directWire.planChanges() + relayChecks.planChanges());
@@ -758,14 +759,17 @@ public final class Lab implements AutoCloseable {
       return null;
     }
     long since = System.nanoTime();
+    if (watchedAs == null) {
+      watchedAs = id + " (" + target.redactedUrl() + ")";
+    }
     return UncountedSql.unstarted(sessionsWatch(), id, () -> {
       Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
       counted.addAll(directWire.backendsOpenSince(since));
       counted.addAll(relayChecks.backendsOpenSince(since));
       return counted;
     }, () -> wire.sessionsStarted() + directWire.sessionsStarted()
-        + relayChecks.sessionsStarted() + ownSessions.get(),
-        id + " (" + target.redactedUrl() + ")");
+        + relayChecks.sessionsStarted() + ownSessions.get(), watchedAs,
+        server().versionNum());
   }
 
   private ServerWork workWatch() {

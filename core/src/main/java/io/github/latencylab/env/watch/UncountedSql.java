@@ -36,20 +36,17 @@ public final class UncountedSql {
 
   // the sessions that ran SQL since the watch started, not the Lab's own, with the count of
   // sessions the server has started on its database: one row with no session when none did
-  private static final String SESSIONS = "SELECT " + Sessions.COUNT + ", a.pid,"
+  private static final String SESSIONS = "SELECT %s, a.pid,"
       + " a.application_name, coalesce(host(a.client_addr), 'a local socket'), a.client_port,"
       + " left(a.query, 120)"
       + " FROM pg_stat_database d LEFT JOIN pg_stat_activity a ON a.datname = d.datname"
       + " AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()"
       + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "' AND a.query_start >= ?"
       + " WHERE d.datname = current_database()";
-  private static final String STARTED = "SELECT clock_timestamp(), " + Sessions.COUNT
+  private static final String STARTED = "SELECT clock_timestamp(), %s"
       + " FROM pg_stat_database d WHERE d.datname = current_database()";
-
-  private static final class Sessions {
-    // pg_stat_database.sessions came with PostgreSQL 14; before it, -1: the open sessions only
-    static final String COUNT = "coalesce((to_jsonb(d) ->> 'sessions')::bigint, -1)";
-  }
+  // pg_stat_database.sessions came with PostgreSQL 14; before it, -1: the open sessions only
+  private static final String NO_COUNT = "-1::bigint";
 
   // a connection being opened as the stretch ends: its session counted by the server before
   // its BackendKeyData is read here; how long, at most, to wait for the Lab to count it
@@ -62,6 +59,7 @@ public final class UncountedSql {
   private final String labName;
   private final Map<String, Long> otherLabs;
   private final long countedAtStart;
+  private final String sessionsColumn;
   // what the server said at the start, and at the end (null: not read yet)
   private Timestamp since;
   private long serverAtStart;
@@ -69,7 +67,8 @@ public final class UncountedSql {
   private final Map<Integer, String> seen = new LinkedHashMap<>();
 
   private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
-      LongSupplier sessionsCounted, String labName) {
+      LongSupplier sessionsCounted, String labName, int serverVersionNum) {
+    this.sessionsColumn = serverVersionNum >= 140_000 ? "d.sessions" : NO_COUNT;
     this.watch = watch;
     this.labId = labId;
     this.counted = counted;
@@ -82,11 +81,12 @@ public final class UncountedSql {
 
   /**
    * A watch of the server's sessions on {@code watch} against the Lab's {@code counted}
-   * connections and {@code sessionsCounted}; started by {@link StretchWatch}.
+   * connections and {@code sessionsCounted}, on a server of {@code serverVersionNum}
+   * (server_version_num); started by {@link StretchWatch}.
    */
   public static UncountedSql unstarted(Connection watch, String labId, Supplier<Set<Integer>> counted,
-      LongSupplier sessionsCounted, String labName) {
-    return new UncountedSql(watch, labId, counted, sessionsCounted, labName);
+      LongSupplier sessionsCounted, String labName, int serverVersionNum) {
+    return new UncountedSql(watch, labId, counted, sessionsCounted, labName, serverVersionNum);
   }
 
   void read(List<OneTrip.Read> reads, String what) {
@@ -108,7 +108,7 @@ public final class UncountedSql {
     return new OneTrip.Read() {
       @Override
       public String sql() {
-        return STARTED;
+        return String.format(STARTED, sessionsColumn);
       }
 
       @Override
@@ -125,7 +125,7 @@ public final class UncountedSql {
     return new OneTrip.Read() {
       @Override
       public String sql() {
-        return SESSIONS;
+        return String.format(SESSIONS, sessionsColumn);
       }
 
       @Override
