@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * keep exact counts without taking turns.
  *
  * <p>A round trip begun on a thread no scope owns (a pool's, an executor's, an HTTP server's,
- * the relay's) goes to the one scope open on its Lab, as when tests run one at a time; while
- * several are open (JUnit's parallel mode) it cannot be told apart, so it goes to none of them
- * and each says so in one line ({@link #unattributed()}; overhead, such as a pool's connection
+ * the relay's) goes to the one scope open on its Lab while no other test runs ({@link
+ * TestsRunning}), as when tests run one at a time; while others run beside it (JUnit's
+ * parallel mode, budgeted or not) it cannot be told apart, so it goes to none of them and each
+ * open scope says so in one line ({@link #unattributed()}; overhead, such as a pool's connection
  * set-up, aside). A thread that runs the test framework itself (another test's set-up, a test
  * without a budget) is never counted to another test's scope. Scopes nest: a block inside a
  * budgeted test counts to both.
@@ -110,7 +111,7 @@ public final class WireScope implements AutoCloseable {
       return null;
     }
     return n + (n == 1 ? " round trip" : " round trips") + " began on threads no test owns ("
-        + String.join(", ", root.unattributedThreads) + ") while other tests counted at the"
+        + String.join(", ", root.unattributedThreads) + ") while other tests ran at the"
         + " same time (JUnit's parallel mode): counted to none of them. Send them from the"
         + " test's own thread (MockMvc instead of a server's port), or mark its class @Isolated"
         + " (JUnit runs it with no other test beside it)";
@@ -176,7 +177,7 @@ public final class WireScope implements AutoCloseable {
     if (open == 0 || RUNS_TESTS.get()) {
       return NONE;
     }
-    if (open == 1) {
+    if (open == 1 && TestsRunning.now() <= 1) { // and no other test runs beside it
       WireScope inner = alone.innermost;
       return inner != null ? inner.chain : alone.chain;
     }

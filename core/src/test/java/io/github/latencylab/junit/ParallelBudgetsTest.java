@@ -23,6 +23,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
@@ -69,8 +73,29 @@ class ParallelBudgetsTest {
             finishedWithFailure(message(m -> m.startsWith("threeRoundTripsCountedOnlyIfThe"
                 + "SharedThreadWereItsOwn(): expected exactly 3 round trips, but there were 1")
                 && m.contains("not counted: 4 round trips began on threads no test owns"
-                    + " (shared-work) while other tests counted at the same time (JUnit's"
+                    + " (shared-work) while other tests ran at the same time (JUnit's"
                     + " parallel mode): counted to none of them.")))));
+  }
+
+  // a build's runner (surefire, Gradle) launches the tests, its listeners found by service
+  // loading: JUnit's launcher here, which tells latency-lab how many tests run at once
+  @Test
+  void sqlFromAThreadNoTestOwnsIsNotCountedToTheOneBudgetWhileAnUnbudgetedTestRunsBeside() {
+    SummaryGeneratingListener summary = new SummaryGeneratingListener();
+    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(selectClass(BesideAnUnbudgetedTest.class))
+        .configurationParameter("latencylab.backend", "embedded")
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "true")
+        .configurationParameter("junit.jupiter.execution.parallel.mode.default", "concurrent")
+        .configurationParameter("junit.jupiter.execution.parallel.config.strategy", "fixed")
+        .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism",
+            "2");
+    try (LauncherSession session = LauncherFactory.openSession()) {
+      session.getLauncher().execute(request.build(), summary);
+    }
+    assertThat(summary.getSummary().getFailures()).as("failures")
+        .extracting(f -> f.getException().getMessage()).isEmpty();
+    assertThat(summary.getSummary().getTestsSucceededCount()).isEqualTo(2);
   }
 
   /** A user's repository test in miniature: a lookup, an insert, a count, a commit. */
@@ -161,6 +186,53 @@ class ParallelBudgetsTest {
     void lookupInsertCountCommit() throws Exception {
       ParallelBudgetsTest.lookupInsertCountCommit(pool, "parallel_unbudgeted",
           ids.incrementAndGet());
+    }
+  }
+
+  /**
+   * A budgeted test and, at the same time (a barrier), an unbudgeted one that hands two
+   * SELECTs to an executor's thread (as a server's thread serves a test's HTTP call): the
+   * budget counts its own SELECT only.
+   */
+  @ExtendWith(LabExtension.class)
+  static class BesideAnUnbudgetedTest {
+    static final CyclicBarrier bothIn = new CyclicBarrier(2);
+    static ExecutorService shared;
+    static HikariDataSource pool;
+
+    @BeforeAll
+    static void start() throws Exception {
+      bothIn.reset();
+      shared = Executors.newSingleThreadExecutor(r -> new Thread(r, "a-server-thread"));
+      pool = OverheadTest.hikari(4);
+      shared.submit(() -> select(1)).get();
+    }
+
+    @AfterAll
+    static void stop() {
+      shared.shutdownNow();
+      pool.close();
+    }
+
+    static int select(int times) throws Exception {
+      try (Connection c = pool.getConnection()) {
+        return LabExtensionTest.select(c, times);
+      }
+    }
+
+    @Test
+    @ExpectRoundTrips(exactly = 1)
+    void oneSelectOfItsOwn() throws Exception {
+      bothIn.await(30, TimeUnit.SECONDS);
+      bothIn.await(30, TimeUnit.SECONDS); // the other test's SELECTs done meanwhile
+      select(1);
+    }
+
+    @Test
+    void twoSelectsOnAThreadItDoesNotOwn() throws Exception {
+      bothIn.await(30, TimeUnit.SECONDS);
+      shared.submit(() -> select(2)).get();
+      bothIn.await(30, TimeUnit.SECONDS);
     }
   }
 
