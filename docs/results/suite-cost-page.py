@@ -56,13 +56,16 @@ def main(directory):
           " warm-up runs each, mean and its 99.9% interval. A test that fails (a budget that"
           " does not hold) fails the run.\n")
     print("## A budget, the report and the audit, each test\n")
-    print("| guard | what | ms per test | over `none` | allowed |")
-    print("|---|---|---:|---:|---:|")
+    print("| guard | what | ms per test | over `none` | allowed | within |")
+    print("|---|---|---:|---:|---:|---|")
     for guard, what in GUARDS:
         score, error, *_ = cost[guard]
         over = "-" if guard == "none" else "+" + ms(score - none)
         allowed = "+" + ms(TARGETS[guard]) if guard in TARGETS else "-"
-        print(f"| `{guard}` | {what} | {ms(score)} ± {fixed(error, 3)} | {over} | {allowed} |")
+        within = ("-" if guard not in TARGETS
+                  else "yes" if score - none <= TARGETS[guard] else "**no**")
+        print(f"| `{guard}` | {what} | {ms(score)} ± {fixed(error, 3)} | {over} | {allowed}"
+              f" | {within} |")
     print()
     print("## Exact budgets in JUnit's parallel mode\n")
     print("The same 300 tests under `@ExpectRoundTrips(exactly = 4)` beside 300 with no budget"
