@@ -510,14 +510,22 @@ public final class BenchCommand implements Callable<Integer> {
     return plan(include, List.of(), sizes, overrides, iterations);
   }
 
+  /**
+   * What latency-lab itself costs a test suite ({@code bench.suite}): JUnit runs, not a
+   * latency's cells, never planned here; JMH runs them (each says how).
+   */
+  static final String NOT_CELLS = "\\.bench\\.suite\\.";
+
   /** As {@link #plan(String, Map, Map, Iterations)}, without the benchmarks {@code excluded}. */
   static List<Planned> plan(String include, List<String> excluded,
       Map<String, List<String>> sizes, Map<String, List<String>> overrides,
       Iterations iterations) {
     List<Planned> plan = new ArrayList<>();
+    List<String> left = new ArrayList<>(excluded);
+    left.add(NOT_CELLS);
     var entries = BenchmarkList.defaultList().find(
         OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT),
-        List.of(include), excluded);
+        List.of(include), left);
     for (BenchmarkListEntry entry : entries) {
       String fqn = entry.getUsername();
       String className = fqn.substring(0, fqn.lastIndexOf('.'));

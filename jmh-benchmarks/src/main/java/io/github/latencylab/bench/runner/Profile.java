@@ -36,7 +36,7 @@ public enum Profile {
       "parents", List.of("100"), "clients", List.of("1"), "synchronousCommit", List.of("on"),
       "width", List.of("narrow"), "window", List.of("cold"),
       "client", List.of("vertx1", "r2dbcBatch")),
-      List.of("\\.ReadBenchmark\\.hibernateScroll$", Profile.SUITES),
+      List.of("\\.ReadBenchmark\\.hibernateScroll$"),
       new Iterations(1, 1, Duration.ofMillis(200), 2, Duration.ofMillis(200)),
       new Budget(Duration.ofSeconds(6), Rtt.parse("20ms"), List.of(
           "\\.RoundTripBenchmark\\.selectOne$",
@@ -71,7 +71,7 @@ public enum Profile {
       "width", List.of("narrow"), "window", List.of("cold"),
       "client", List.of("jdbcOneByOne", "jdbcBatch", "jdbcJoin", "vertx256", "r2dbcBatch",
           "copy")),
-      List.of(Profile.CANARY, Profile.SUITES),
+      List.of(Profile.CANARY),
       new Iterations(1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500)),
       new Budget(Duration.ofSeconds(8), null, List.of(
           "\\.RoundTripBenchmark\\.selectOne$",
@@ -91,16 +91,11 @@ public enum Profile {
    * noisy with why (a third fork seldom narrows it: what is left is mostly forks that differ,
    * and it cost the sweep most of its budget).
    */
-  FULL(null, Map.of(), List.of(Profile.CANARY, Profile.SUITES), null,
+  FULL(null, Map.of(), List.of(Profile.CANARY), null,
       new Budget(Duration.ofSeconds(60), null, null), new Precision(0.10, 1));
 
   /** The gate's canary (CanaryBenchmark): a cell of the verify profile only. */
   private static final String CANARY = "\\.CanaryBenchmark\\.";
-  /**
-   * What latency-lab costs a test suite (bench.suite): JUnit runs, not a latency's cells; run
-   * with JMH itself (each says how).
-   */
-  private static final String SUITES = "\\.bench\\.suite\\.";
 
   /** The RTTs, or null: the suites' declared ones. */
   final List<Rtt> rtts;
