@@ -54,6 +54,9 @@ final class LatencyReport implements AutoCloseable {
   private final Baseline baseline;
   private final FindingsBaseline findingsBaseline;
   private final Map<String, Recorded> tests = new LinkedHashMap<>();
+  // what this JVM's runs wrote into a directory so far: surefire's forks run each test class as
+  // a run of its own, each closing its report, and each write must hold them all
+  private static final Map<Path, Written> WRITTEN = new java.util.concurrent.ConcurrentHashMap<>();
   private final TestsBefore testsBefore = new TestsBefore();
   // audited tests the Lab counted nothing of, by key: why
   private final Map<String, String> notAudited = new LinkedHashMap<>();
@@ -249,20 +252,60 @@ final class LatencyReport implements AutoCloseable {
     return new Results(KIND, Instant.now().toString(), null, environment, cells);
   }
 
-  /** Writes the report (and the baseline, when updating); called when the test run ends. */
+  /**
+   * What a report holds: its tests' records, the tests not audited (by why) and the
+   * regressions, by test key.
+   */
+  private record Written(Map<String, Recorded> tests, Map<String, String> notAudited,
+      Map<String, String> regressions) {
+    static final Written NONE = new Written(Map.of(), Map.of(), Map.of());
+
+    /** This, with {@code later}'s tests instead of any of the same key. */
+    Written and(Written later) {
+      Map<String, Recorded> t = new LinkedHashMap<>(tests);
+      Map<String, String> n = new LinkedHashMap<>(notAudited);
+      Map<String, String> r = new LinkedHashMap<>(regressions);
+      for (String k : later.tests().keySet()) {
+        n.remove(k);
+        r.remove(k);
+      }
+      later.notAudited().keySet().forEach(k -> {
+        t.remove(k);
+        r.remove(k);
+      });
+      t.putAll(later.tests());
+      n.putAll(later.notAudited());
+      r.putAll(later.regressions());
+      return new Written(t, n, r);
+    }
+  }
+
+  /**
+   * Writes the report (and the baseline, when updating) with every test this JVM recorded into
+   * its directory so far; called when the test run ends.
+   */
   @Override
   public void close() throws IOException {
-    List<Recorded> all;
-    List<String> regressed;
-    Map<String, String> unaudited;
+    Written mine;
     synchronized (tests) {
-      all = new ArrayList<>(tests.values());
-      regressed = new ArrayList<>(regressions.values());
-      unaudited = new LinkedHashMap<>(notAudited);
+      mine = new Written(new LinkedHashMap<>(tests), new LinkedHashMap<>(notAudited),
+          new LinkedHashMap<>(regressions));
     }
-    if (all.isEmpty() && unaudited.isEmpty()) {
+    if (mine.tests().isEmpty() && mine.notAudited().isEmpty()) {
       return;
     }
+    Path into = dir;
+    try {
+      into = ownDirectory();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not write the latency report into " + into, e);
+    }
+    Path key = into.toAbsolutePath().normalize();
+    Written written = WRITTEN.getOrDefault(key, Written.NONE).and(mine);
+    WRITTEN.put(key, written);
+    List<Recorded> all = new ArrayList<>(written.tests().values());
+    List<String> regressed = new ArrayList<>(written.regressions().values());
+    Map<String, String> unaudited = written.notAudited();
     List<Cell> cells = new ArrayList<>();
     List<Cell> counts = new ArrayList<>();
     Map<String, Map<String, StatementPlan>> plans = new LinkedHashMap<>();
@@ -358,9 +401,7 @@ final class LatencyReport implements AutoCloseable {
           + " touched, all tests", byWork));
     }
     Sarif.Written sarif;
-    Path into = dir;
     try {
-      into = ownDirectory();
       ReportWriter.write(results(cells), into, comparison, sections);
       sarif = Sarif.write(into.resolve("findings.sarif"), findings, CallSites.projectRoot());
       Files.writeString(into.resolve("findings.md"), Findings.markdown(findings,

@@ -157,6 +157,20 @@ class AuditTest {
         .resolve("report.md"))).contains("### Findings");
   }
 
+  // surefire's forks (forkCount above 1) run each test class as a run of its own in a JVM
+  // they reuse, and every run closes the report: each write holds the JVM's earlier runs too
+  @Test
+  void aJvmsRunsOneClassAtATimeWriteOneReportOfThemAll() throws Exception {
+    Path report = dir.resolve("latency-report");
+    audit(report, dir.resolve("findings.json"), false, OwnerRepositoryTests.class);
+    audit(report, dir.resolve("findings.json"), false, VisitWriterTests.class);
+
+    assertThat(Files.readString(report.resolve("report.md")))
+        .contains("AuditTest$OwnerRepositoryTests.ownersOneByOne")
+        .contains("AuditTest$VisitWriterTests.visitsOneByOne")
+        .contains("1. N+1: ", "row-by-row write: `INSERT INTO audit_visits VALUES (?)`");
+  }
+
   @Test
   void aModuleWithNoSqlAtAllIsReportedAsNotAudited() throws Exception {
     Path report = dir.resolve("latency-report");
