@@ -2,6 +2,7 @@ package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.LabConfig;
+import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.env.Setting;
 import io.github.latencylab.wire.JvmWide;
 import java.io.IOException;
@@ -28,6 +29,14 @@ public final class SharedLab {
   public static final String USER = "user";
   /** The key of the password (a throwaway one, never printed) in {@link #connection()}. */
   public static final String PASSWORD = "password";
+  /** The key of the host in {@link #relayedConnection()}. */
+  public static final String HOST = "host";
+  /** The key of the port in {@link #relayedConnection()}. */
+  public static final String PORT = "port";
+  /** The key of the database in {@link #relayedConnection()}. */
+  public static final String DATABASE = "database";
+  /** The key of the schema the Lab works in, in {@link #relayedConnection()}. */
+  public static final String SCHEMA = "schema";
 
   // the run's Labs by their settings, whoever asked first: a framework's entry or the extension
   private static final Map<String, Lab> LABS = new ConcurrentHashMap<>();
@@ -48,6 +57,23 @@ public final class SharedLab {
     Lab lab = labFor(configOfTheRun());
     return Map.of(URL, lab.jdbcUrl(), USER, lab.target().user(), PASSWORD,
         lab.target().password());
+  }
+
+  /**
+   * Where a client that is not pgjdbc (R2DBC, Vert.x's PostgreSQL client) connects to the run's
+   * Lab to be counted: its relay ({@code Lab#relay()}, started now if it is not running), which
+   * reads any client's protocol as pgjdbc's socket is read. {@link #HOST}, {@link #PORT}, {@link
+   * #DATABASE}, {@link #SCHEMA}, {@link #USER}, {@link #PASSWORD}: a reactive datasource's
+   * settings, e.g. {@code spring.r2dbc.url}.
+   */
+  public static Map<String, String> relayedConnection() {
+    if (JvmWide.rootCopy(SharedLab.class).isPresent()) {
+      return JvmWide.inRootCopy(SharedLab.class, "relayedConnection", new Class<?>[0]);
+    }
+    PostgresTarget relayed = labFor(configOfTheRun()).relayedTarget();
+    return Map.of(HOST, relayed.host(), PORT, Integer.toString(relayed.port()), DATABASE,
+        relayed.database(), SCHEMA, relayed.schema() == null ? "public" : relayed.schema(),
+        USER, relayed.user(), PASSWORD, relayed.password());
   }
 
   /**

@@ -1,0 +1,6 @@
+package com.example.library;
+
+import org.springframework.data.repository.reactive.ReactiveCrudRepository;
+
+public interface AuthorRepository extends ReactiveCrudRepository<Author, Long> {
+}
