@@ -190,58 +190,11 @@ class ParallelBudgetsTest {
   }
 
   /**
-   * A budgeted test and, at the same time (a barrier), an unbudgeted one that hands two
-   * SELECTs to an executor's thread (as a server's thread serves a test's HTTP call): the
-   * budget counts its own SELECT only.
+   * A pool and one executor thread that no test owns ("shared-work"), started before any
+   * budget, and a barrier that holds two tests at the same time: for the classes below, each
+   * run on its own.
    */
-  @ExtendWith(LabExtension.class)
-  static class BesideAnUnbudgetedTest {
-    static final CyclicBarrier bothIn = new CyclicBarrier(2);
-    static ExecutorService shared;
-    static HikariDataSource pool;
-
-    @BeforeAll
-    static void start() throws Exception {
-      bothIn.reset();
-      shared = Executors.newSingleThreadExecutor(r -> new Thread(r, "a-server-thread"));
-      pool = OverheadTest.hikari(4);
-      shared.submit(() -> select(1)).get();
-    }
-
-    @AfterAll
-    static void stop() {
-      shared.shutdownNow();
-      pool.close();
-    }
-
-    static int select(int times) throws Exception {
-      try (Connection c = pool.getConnection()) {
-        return LabExtensionTest.select(c, times);
-      }
-    }
-
-    @Test
-    @ExpectRoundTrips(exactly = 1)
-    void oneSelectOfItsOwn() throws Exception {
-      bothIn.await(30, TimeUnit.SECONDS);
-      bothIn.await(30, TimeUnit.SECONDS); // the other test's SELECTs done meanwhile
-      select(1);
-    }
-
-    @Test
-    void twoSelectsOnAThreadItDoesNotOwn() throws Exception {
-      bothIn.await(30, TimeUnit.SECONDS);
-      shared.submit(() -> select(2)).get();
-      bothIn.await(30, TimeUnit.SECONDS);
-    }
-  }
-
-  /**
-   * Two tests, held at the same time by a barrier, each hand two SELECTs to one executor
-   * thread that neither owns: the four are counted to neither, and each test says so.
-   */
-  @ExtendWith(LabExtension.class)
-  static class SharedThread {
+  abstract static class WithASharedThread {
     static final CyclicBarrier bothIn = new CyclicBarrier(2);
     static ExecutorService shared;
     static HikariDataSource pool;
@@ -265,6 +218,38 @@ class ParallelBudgetsTest {
         return LabExtensionTest.select(c, times);
       }
     }
+  }
+
+  /**
+   * A budgeted test and, at the same time, an unbudgeted one that hands two SELECTs to the
+   * shared thread (as a server's thread serves a test's HTTP call): the budget counts its own
+   * SELECT only.
+   */
+  @ExtendWith(LabExtension.class)
+  static class BesideAnUnbudgetedTest extends WithASharedThread {
+
+    @Test
+    @ExpectRoundTrips(exactly = 1)
+    void oneSelectOfItsOwn() throws Exception {
+      bothIn.await(30, TimeUnit.SECONDS);
+      bothIn.await(30, TimeUnit.SECONDS); // the other test's SELECTs done meanwhile
+      select(1);
+    }
+
+    @Test
+    void twoSelectsOnAThreadItDoesNotOwn() throws Exception {
+      bothIn.await(30, TimeUnit.SECONDS);
+      shared.submit(() -> select(2)).get();
+      bothIn.await(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Two tests, held at the same time, each hand two SELECTs to the shared thread that neither
+   * owns: the four are counted to neither, and each test says so.
+   */
+  @ExtendWith(LabExtension.class)
+  static class SharedThread extends WithASharedThread {
 
     static void work() throws Exception {
       bothIn.await(30, TimeUnit.SECONDS);
