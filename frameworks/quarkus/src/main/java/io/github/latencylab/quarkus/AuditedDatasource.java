@@ -27,13 +27,11 @@ public final class AuditedDatasource implements LauncherSessionListener {
     if (!SharedLab.auditing()) {
       return;
     }
-    Map<String, String> lab = SharedLab.connection();
     Map<String, String> set = new LinkedHashMap<>();
     set.put("quarkus.datasource.db-kind", "postgresql");
-    set.put("quarkus.datasource.jdbc.url", lab.get(SharedLab.URL));
-    set.put("quarkus.datasource.username", lab.get(SharedLab.USER));
-    set.put("quarkus.datasource.password", lab.get(SharedLab.PASSWORD));
+    set.putAll(LabTestResource.datasource());
     set.put("quarkus.datasource.devservices.enabled", "false");
+    set.putAll(LabTestResource.schemaAsDevServicesMakesIt());
     set.forEach((key, value) -> {
       properties.set(key, value);
       properties.set("%test." + key, value);

@@ -2,6 +2,14 @@ package io.github.latencylab.quarkus;
 
 import io.github.latencylab.junit.SharedLab;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Properties;
 import java.util.Map;
 
 /**
@@ -27,11 +35,95 @@ public final class LabTestResource implements QuarkusTestResourceLifecycleManage
 
   @Override
   public Map<String, String> start() {
+    Map<String, String> set = new LinkedHashMap<>(datasource());
+    set.putAll(schemaAsDevServicesMakesIt());
+    return set;
+  }
+
+  /**
+   * The default datasource on the run's Lab: the JDBC URL through the proxy (counted at
+   * pgjdbc's socket), the credentials, and, where Vert.x's PostgreSQL client is on the class
+   * path (quarkus-reactive-pg-client, Hibernate Reactive), the reactive URL on the Lab's relay,
+   * which counts that client's round trips at the wire.
+   */
+  static Map<String, String> datasource() {
     Map<String, String> lab = SharedLab.connection();
-    return Map.of(
-        "quarkus.datasource.jdbc.url", lab.get(SharedLab.URL),
-        "quarkus.datasource.username", lab.get(SharedLab.USER),
-        "quarkus.datasource.password", lab.get(SharedLab.PASSWORD));
+    Map<String, String> set = new LinkedHashMap<>();
+    set.put("quarkus.datasource.jdbc.url", lab.get(SharedLab.URL));
+    set.put("quarkus.datasource.username", lab.get(SharedLab.USER));
+    set.put("quarkus.datasource.password", lab.get(SharedLab.PASSWORD));
+    if (reactiveClientPresent()) {
+      Map<String, String> relay = SharedLab.relayedConnection();
+      // Vert.x sends a parameter it does not know as a setting of the session: the Lab's schema
+      set.put("quarkus.datasource.reactive.url", "postgresql://" + relay.get(SharedLab.HOST)
+          + ":" + relay.get(SharedLab.PORT) + "/" + relay.get(SharedLab.DATABASE)
+          + "?search_path=" + relay.get(SharedLab.SCHEMA));
+    }
+    return set;
+  }
+
+  /**
+   * Where the Lab stands in for Dev Services, the schema Dev Services would have had Hibernate
+   * make ({@code drop-and-create}): only for an application that sets no schema strategy of its
+   * own for its tests (unprofiled or {@code %test.}; a YAML file that names one at all) and has
+   * no migration tool (Flyway, Liquibase), whose tests would otherwise meet no tables.
+   */
+  static Map<String, String> schemaAsDevServicesMakesIt() {
+    if (!present("org.hibernate.Session") || present("org.flywaydb.core.Flyway")
+        || present("liquibase.Liquibase") || setsItsOwnSchemaStrategy()) {
+      return Map.of();
+    }
+    return Map.of("quarkus.hibernate-orm.schema-management.strategy", "drop-and-create");
+  }
+
+  private static boolean setsItsOwnSchemaStrategy() {
+    try {
+      for (URL url : Collections.list(loader().getResources("application.properties"))) {
+        Properties p = new Properties();
+        try (InputStream in = url.openStream()) {
+          p.load(in);
+        }
+        for (String key : p.stringPropertyNames()) {
+          String unprofiled = key.startsWith("%test.") ? key.substring("%test.".length()) : key;
+          if (unprofiled.startsWith("quarkus.hibernate-orm.")
+              && (unprofiled.endsWith("schema-management.strategy")
+                  || unprofiled.endsWith("database.generation"))) {
+            return true;
+          }
+        }
+      }
+      for (String yaml : List.of("application.yaml", "application.yml")) {
+        for (URL url : Collections.list(loader().getResources(yaml))) {
+          try (InputStream in = url.openStream()) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            if (text.contains("schema-management") || text.contains("generation")) {
+              return true;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      return true; // unread: leave the application's choice alone
+    }
+    return false;
+  }
+
+  private static boolean reactiveClientPresent() {
+    return present("io.vertx.pgclient.PgConnectOptions");
+  }
+
+  private static boolean present(String className) {
+    try {
+      Class.forName(className, false, loader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError absent) {
+      return false;
+    }
+  }
+
+  private static ClassLoader loader() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    return loader != null ? loader : LabTestResource.class.getClassLoader();
   }
 
   /** Nothing: the Lab is the run's, closed when the JUnit run ends (or the JVM does). */
