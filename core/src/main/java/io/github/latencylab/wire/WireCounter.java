@@ -97,6 +97,10 @@ public final class WireCounter {
   // of a connection's counter: what the round trip under way adds to besides this one: its
   // Lab's counter, then the counters of the test scopes it belongs to (WireScope)
   private volatile WireCounter[] sinks;
+  // their read locks (this counter's own, for a counter of no Lab), taken while counting so that
+  // totals() reads a count and its overhead at one instant; made when the sinks change, not for
+  // every read and write
+  private volatile Lock[] sinkLocks;
 
   public WireCounter() {
     this(null);
@@ -155,6 +159,7 @@ public final class WireCounter {
     });
     this.connectionNumber = parent == null ? 0 : CONNECTIONS.incrementAndGet();
     this.sinks = parent == null ? new WireCounter[0] : new WireCounter[] {parent};
+    this.sinkLocks = locksOf(sinks);
     for (Overhead o : Overhead.values()) {
       // round trips, statements, bytes sent, bytes received, nanoseconds waited
       overhead.put(o, new AtomicLong[] {new AtomicLong(), new AtomicLong(), new AtomicLong(),
@@ -321,12 +326,14 @@ public final class WireCounter {
       origin = origin();
       if (parent != null) {
         CallSites.Origin o = origin;
-        WireCounter[] scopes = WireScope.countersFor(this, parent, o != null && o.overhead() != null);
+        WireCounter[] scopes = WireScope.countersFor(this, parent,
+            o != null && o.overhead() != null);
         if (scopes.length > 0 || sinks.length > 1) {
           WireCounter[] to = new WireCounter[scopes.length + 1];
           to[0] = parent;
           System.arraycopy(scopes, 0, to, 1, scopes.length);
           sinks = to;
+          sinkLocks = locksOf(to);
         }
       }
     }
@@ -341,11 +348,20 @@ public final class WireCounter {
   // the read locks of the counters whose totals this one's counting moves (its Lab's and its
   // scopes', or, a counter of no Lab, its own), taken
   private Lock[] addingToSinks() {
-    WireCounter[] to = sinks;
-    Lock[] locks = new Lock[Math.max(1, to.length)];
-    for (int i = 0; i < locks.length; i++) {
-      locks[i] = (to.length == 0 ? adding : to[i].adding).readLock();
-      locks[i].lock();
+    Lock[] locks = sinkLocks;
+    for (Lock lock : locks) {
+      lock.lock();
+    }
+    return locks;
+  }
+
+  private Lock[] locksOf(WireCounter[] to) {
+    if (to.length == 0) {
+      return new Lock[] {adding.readLock()};
+    }
+    Lock[] locks = new Lock[to.length];
+    for (int i = 0; i < to.length; i++) {
+      locks[i] = to[i].adding.readLock();
     }
     return locks;
   }
