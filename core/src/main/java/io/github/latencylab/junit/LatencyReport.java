@@ -260,18 +260,24 @@ final class LatencyReport implements AutoCloseable {
       Map<String, String> regressions) {
     static final Written NONE = new Written(Map.of(), Map.of(), Map.of());
 
-    /** This, with {@code later}'s tests instead of any of the same key. */
+    /**
+     * This, with {@code later}'s tests instead of any of the same test: a recorded test is
+     * keyed by its cell ("X.m @ 0ms"), a test not audited by its series ("X.m").
+     */
     Written and(Written later) {
       Map<String, Recorded> t = new LinkedHashMap<>(tests);
       Map<String, String> n = new LinkedHashMap<>(notAudited);
       Map<String, String> r = new LinkedHashMap<>(regressions);
-      for (String k : later.tests().keySet()) {
-        n.remove(k);
-        r.remove(k);
-      }
-      later.notAudited().keySet().forEach(k -> {
-        t.remove(k);
-        r.remove(k);
+      later.tests().forEach((cell, recorded) -> {
+        n.remove(recorded.series().key());
+        r.remove(cell);
+      });
+      t.entrySet().removeIf(e -> {
+        boolean notAuditedNow = later.notAudited().containsKey(e.getValue().series().key());
+        if (notAuditedNow) {
+          r.remove(e.getKey());
+        }
+        return notAuditedNow;
       });
       t.putAll(later.tests());
       n.putAll(later.notAudited());
