@@ -123,6 +123,30 @@ public record PostgresTarget(String host, int port, String database, String user
     return env;
   }
 
+  /**
+   * The pgjdbc parameters as PostgreSQL run-time parameters, for a client that is not pgjdbc
+   * (Vert.x, R2DBC) to send in its startup message as pgjdbc does, so that the Lab's schema
+   * costs it no round trip either: {@code currentSchema} as {@code search_path},
+   * {@code ApplicationName} as {@code application_name}. Any other parameter (sslmode,
+   * options...) has no sure translation for every client: refused, naming {@code client},
+   * rather than silently dropped.
+   */
+  public Map<String, String> startupParameters(String client) {
+    Map<String, String> startup = new LinkedHashMap<>();
+    for (Map.Entry<String, String> p : parameters.entrySet()) {
+      switch (p.getKey()) {
+        case "currentSchema" -> startup.put("search_path", p.getValue());
+        case "ApplicationName" -> startup.put("application_name", p.getValue());
+        default -> throw new IllegalArgumentException(client + " cannot connect with the"
+            + " target's pgjdbc parameter " + p.getKey() + " (value not shown: it may be a"
+            + " secret): clients other than pgjdbc take only currentSchema and"
+            + " ApplicationName; run them on a Lab whose URL has no other parameter (e.g."
+            + " --backend embedded)");
+      }
+    }
+    return startup;
+  }
+
   /** {@code url} with the values of secret parameters (password, sslpassword) masked. */
   static String redact(String url) {
     return SECRET_VALUE.matcher(url).replaceAll("$1***");

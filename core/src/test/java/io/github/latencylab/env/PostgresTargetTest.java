@@ -94,4 +94,20 @@ class PostgresTargetTest {
               + " not starting with pg_ (e.g. latency_lab)");
     }
   }
+
+  @Test
+  void clientsOtherThanPgjdbcTakeTheSchemaAndRefuseWhatTheyCannotTranslate() {
+    PostgresTarget target = new PostgresTarget("localhost", 5432, "lab", "bench", "secret",
+        Map.of("currentSchema", "latencylab_1", "ApplicationName", "bench"));
+    assertThat(target.startupParameters("vertx16")).containsOnly(
+        Map.entry("search_path", "latencylab_1"), Map.entry("application_name", "bench"));
+    assertThatThrownBy(() -> target.withParameter("sslpassword", "hunter2")
+        .startupParameters("r2dbcFlux"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("r2dbcFlux cannot connect with the target's pgjdbc parameter sslpassword"
+            + " (value not shown: it may be a secret): clients other than pgjdbc take only"
+            + " currentSchema and ApplicationName; run them on a Lab whose URL has no other"
+            + " parameter (e.g. --backend embedded)")
+        .message().doesNotContain("hunter2");
+  }
 }

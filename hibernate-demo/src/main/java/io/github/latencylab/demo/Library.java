@@ -1,16 +1,32 @@
 package io.github.latencylab.demo;
 
+import io.github.latencylab.demo.NPlusOneStrategy.Query;
 import io.github.latencylab.env.Lab;
+import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireStats;
+import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import io.r2dbc.postgresql.api.PostgresTransactionDefinition;
+import io.r2dbc.postgresql.api.PostgresqlConnection;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
@@ -19,7 +35,10 @@ import org.hibernate.boot.MetadataSources;
 import org.hibernate.boot.registry.StandardServiceRegistry;
 import org.hibernate.boot.registry.StandardServiceRegistryBuilder;
 import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.reactive.mutiny.Mutiny;
+import org.hibernate.reactive.provider.ReactiveServiceRegistryBuilder;
 import org.postgresql.PGConnection;
+import reactor.core.publisher.Mono;
 
 /**
  * The demo's database on a {@link Lab}: the schema, a fast seeder, and Hibernate bootstrapped
@@ -47,12 +66,24 @@ public final class Library implements AutoCloseable {
   /** {@code hibernate.default_batch_fetch_size} of {@link Tuning#DEFAULT_BATCH_FETCH}. */
   public static final int DEFAULT_BATCH_FETCH_SIZE = 32;
 
-  /** The SessionFactories a strategy can need. */
+  /** The SessionFactories, or the connection, a strategy can need. */
   public enum Tuning {
     /** The mapping's annotations only: lazy associations load one at a time. */
     MAPPED,
     /** Also {@code hibernate.default_batch_fetch_size=}{@value #DEFAULT_BATCH_FETCH_SIZE}. */
-    DEFAULT_BATCH_FETCH
+    DEFAULT_BATCH_FETCH,
+    /**
+     * Hibernate Reactive on the Vert.x PostgreSQL client, the mapping's annotations only, a
+     * pool of one connection through the Lab's relay ({@link Lab#relayedTarget()}).
+     */
+    REACTIVE,
+    /** One R2DBC connection (r2dbc-postgresql) through the Lab's relay. */
+    R2DBC,
+    /**
+     * One Vert.x PostgreSQL connection through the Lab's relay: its default pipelining limit
+     * (256), prepared statements cached.
+     */
+    VERTX
   }
 
   // in the Lab's schema (checked first): these DROPs can only find the demo's own tables
@@ -73,6 +104,9 @@ public final class Library implements AutoCloseable {
   private final Lab lab;
   private final DataSource direct;
   private final Map<Tuning, SessionFactory> factories = new EnumMap<>(Tuning.class);
+  private PostgresqlConnection r2dbc;
+  private Vertx vertx;
+  private PgConnection vertxConnection;
   private boolean closed;
   private int authors;
   private int booksPerAuthor;
@@ -110,7 +144,18 @@ public final class Library implements AutoCloseable {
     Library library = new Library(lab, direct);
     try {
       for (Tuning tuning : tunings) {
-        library.factories.put(tuning, buildSessionFactory(lab.dataSource(), tuning));
+        switch (tuning) {
+          case MAPPED, DEFAULT_BATCH_FETCH ->
+              library.factories.put(tuning, buildSessionFactory(lab.dataSource(), tuning));
+          case REACTIVE -> library.factories.put(tuning,
+              buildReactiveSessionFactory(lab.relayedTarget()));
+          case R2DBC -> library.r2dbc = connectR2dbc(lab.relayedTarget());
+          case VERTX -> {
+            library.vertx = Vertx.vertx();
+            library.vertxConnection = await(PgConnection.connect(library.vertx,
+                vertxOptions(lab.relayedTarget())));
+          }
+        }
       }
     } catch (RuntimeException e) {
       library.close();
@@ -122,14 +167,36 @@ public final class Library implements AutoCloseable {
   /** Hibernate ORM on {@code dataSource}: programmatic, quiet, no persistence.xml. */
   static SessionFactory buildSessionFactory(DataSource dataSource, Tuning tuning) {
     StandardServiceRegistryBuilder settings = new StandardServiceRegistryBuilder()
-        .applySetting(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource)
-        .applySetting(AvailableSettings.HBM2DDL_AUTO, "none")
-        // writes, should a caller persist: sequence ids by 50, inserts batched by 50
-        .applySetting(AvailableSettings.STATEMENT_BATCH_SIZE, 50)
-        .applySetting(AvailableSettings.ORDER_INSERTS, true);
+        .applySetting(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource);
     if (tuning == Tuning.DEFAULT_BATCH_FETCH) {
       settings.applySetting(AvailableSettings.DEFAULT_BATCH_FETCH_SIZE, DEFAULT_BATCH_FETCH_SIZE);
     }
+    return buildSessionFactory(settings);
+  }
+
+  /**
+   * Hibernate Reactive on {@code target}: the same mapping, a Vert.x pool of one connection
+   * (kept open, as a pool's). Its tables are named with the target's schema: Hibernate
+   * Reactive 3.2 on Vert.x 4.5 does not send a URL's {@code search_path} (tried).
+   */
+  static SessionFactory buildReactiveSessionFactory(PostgresTarget target) {
+    StandardServiceRegistryBuilder settings = new ReactiveServiceRegistryBuilder()
+        .applySetting(AvailableSettings.JAKARTA_JDBC_URL, "jdbc:postgresql://" + target.host()
+            + ":" + target.port() + "/" + target.database())
+        .applySetting(AvailableSettings.JAKARTA_JDBC_USER, target.user())
+        .applySetting(AvailableSettings.JAKARTA_JDBC_PASSWORD, target.password())
+        .applySetting(AvailableSettings.POOL_SIZE, 1);
+    if (target.schema() != null) {
+      settings.applySetting(AvailableSettings.DEFAULT_SCHEMA, target.schema());
+    }
+    return buildSessionFactory(settings);
+  }
+
+  private static SessionFactory buildSessionFactory(StandardServiceRegistryBuilder settings) {
+    settings.applySetting(AvailableSettings.HBM2DDL_AUTO, "none")
+        // writes, should a caller persist: sequence ids by 50, inserts batched by 50
+        .applySetting(AvailableSettings.STATEMENT_BATCH_SIZE, 50)
+        .applySetting(AvailableSettings.ORDER_INSERTS, true);
     StandardServiceRegistry registry = settings.build();
     try {
       return new MetadataSources(registry)
@@ -141,6 +208,54 @@ public final class Library implements AutoCloseable {
       StandardServiceRegistryBuilder.destroy(registry);
       throw e;
     }
+  }
+
+  /**
+   * "Hibernate Reactive 3.2.13.Final on the Vert.x PostgreSQL client 4.5.27, r2dbc-postgresql
+   * 1.1.3.RELEASE": the reactive clients this build runs.
+   */
+  public static String reactiveClients() {
+    Properties versions = new Properties();
+    try (InputStream in = Library.class.getResourceAsStream("clients.properties")) {
+      versions.load(Objects.requireNonNull(in, "clients.properties"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not read the clients' versions: " + e.getMessage(), e);
+    }
+    return "Hibernate Reactive " + versions.getProperty("hibernate-reactive")
+        + " on the Vert.x PostgreSQL client " + versions.getProperty("vertx")
+        + ", r2dbc-postgresql " + versions.getProperty("r2dbc-postgresql");
+  }
+
+  /** One R2DBC connection to {@code target}, its schema in the startup message. */
+  static PostgresqlConnection connectR2dbc(PostgresTarget target) {
+    Map<String, String> startup = new LinkedHashMap<>(target.startupParameters("R2DBC"));
+    PostgresqlConnectionConfiguration.Builder config = PostgresqlConnectionConfiguration.builder()
+        .host(target.host())
+        .port(target.port())
+        .database(target.database())
+        .username(target.user())
+        .password(target.password());
+    String applicationName = startup.remove("application_name");
+    if (applicationName != null) {
+      config.applicationName(applicationName);
+    }
+    return new PostgresqlConnectionFactory(config.options(startup).build()).create().block();
+  }
+
+  private static PgConnectOptions vertxOptions(PostgresTarget target) {
+    PgConnectOptions options = new PgConnectOptions()
+        .setHost(target.host())
+        .setPort(target.port())
+        .setDatabase(target.database())
+        .setUser(target.user())
+        .setPassword(target.password())
+        .setCachePreparedStatements(true);
+    target.startupParameters("Vert.x").forEach(options::addProperty);
+    return options;
+  }
+
+  private static <T> T await(Future<T> future) {
+    return future.toCompletionStage().toCompletableFuture().join();
   }
 
   /**
@@ -227,10 +342,37 @@ public final class Library implements AutoCloseable {
   }
 
   /**
-   * Runs {@code strategy} for {@code n} in a read-only transaction on {@code connection} (from
-   * the Lab's {@link Lab#dataSource()}), counted on that connection's wire counter.
+   * Runs {@code strategy} for {@code n} in a read-only transaction, counted at the wire: a
+   * Hibernate ORM strategy on {@code connection} (from the Lab's {@link Lab#dataSource()}),
+   * counted on that connection's counter; a reactive one on its own connection through the
+   * relay, counted on the Lab's {@link Lab#wire()} (so nothing else may use the Lab
+   * meanwhile), {@code connection} unused.
    */
   public StrategyRun run(NPlusOneStrategy strategy, Connection connection, int n) {
+    if (strategy.query() instanceof Query.Reactive reactive) {
+      Mutiny.SessionFactory factory = sessionFactory(strategy.tuning())
+          .unwrap(Mutiny.SessionFactory.class);
+      return counted(strategy, n, () -> factory.withTransaction(session -> {
+        session.setDefaultReadOnly(true);
+        return reactive.run().apply(session, n).map(List::<Listing>copyOf);
+      }).await().indefinitely());
+    }
+    if (strategy.query() instanceof Query.R2dbc query) {
+      PostgresqlConnection c = connected(r2dbc, Tuning.R2DBC);
+      return counted(strategy, n, () ->
+          Mono.from(c.beginTransaction(PostgresTransactionDefinition.mutability(false)))
+              .then(query.run().apply(c, n).map(List::<Listing>copyOf))
+              .flatMap(result -> Mono.from(c.commitTransaction()).thenReturn(result))
+              .onErrorResume(e -> Mono.from(c.rollbackTransaction()).then(Mono.error(e)))
+              .block());
+    }
+    if (strategy.query() instanceof Query.Vertx query) {
+      PgConnection c = connected(vertxConnection, Tuning.VERTX);
+      return counted(strategy, n, () -> await(c.begin().compose(tx ->
+          query.run().apply(c, n).map(List::<Listing>copyOf)
+              .compose(result -> tx.commit().map(result),
+                  e -> tx.rollback().compose(rolledBack -> Future.failedFuture(e))))));
+    }
     WireCounter wire = lab.wire(connection);
     try {
       boolean wasReadOnly = connection.isReadOnly();
@@ -263,12 +405,40 @@ public final class Library implements AutoCloseable {
     }
   }
 
+  private StrategyRun counted(NPlusOneStrategy strategy, int n,
+      Supplier<List<? extends Listing>> run) {
+    WireCounter wire = lab.wire();
+    WireStats before = wire.snapshot();
+    long start = System.nanoTime();
+    List<? extends Listing> result = run.get();
+    long nanos = System.nanoTime() - start;
+    return new StrategyRun(strategy, n, result, wire.snapshot().minus(before),
+        wire.sqlSince(before), nanos);
+  }
+
+  private <C> C connected(C connection, Tuning tuning) {
+    if (connection == null) {
+      throw new IllegalStateException(closed ? "This Library is closed"
+          : "This Library was created without the " + tuning + " connection");
+    }
+    return connection;
+  }
+
   @Override
   public void close() {
     for (SessionFactory factory : factories.values()) {
       factory.close();
     }
     factories.clear();
+    if (r2dbc != null) {
+      Mono.from(r2dbc.close()).block();
+      r2dbc = null;
+    }
+    if (vertx != null) {
+      await(vertx.close()); // its connection with it
+      vertx = null;
+      vertxConnection = null;
+    }
     closed = true;
   }
 }

@@ -41,7 +41,7 @@ class NPlusOneDocTest {
       assertThat(Long.parseLong(row.group(1))).as(strategy.label())
           .isEqualTo(strategy.expectedStatements(100));
       assertThat(Long.parseLong(row.group(2))).as(strategy.label())
-          .isEqualTo(strategy.expectedStatements(100) + 1);
+          .isEqualTo(strategy.expectedRoundTrips(100));
     }
   }
 }

@@ -109,12 +109,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     System.err.println("latency-lab: starting the Lab...");
     DemoReport report;
-    try (Lab l = Lab.start(config())) {
+    try (Lab l = Lab.start(config(chosen))) {
       System.err.println("latency-lab: " + l.describe());
       LabEnvironment environment = l.environment();
       System.err.println("latency-lab: building Hibernate and seeding " + parents
           + " authors x " + children + " books...");
-      try (Library library = Library.create(l)) {
+      try (Library library = Library.create(l, chosen.stream().map(NPlusOneStrategy::tuning)
+          .distinct().toArray(Library.Tuning[]::new))) {
         library.seed(parents, children);
         try (Connection connection = l.dataSource().getConnection()) {
           report = measure(l, library, connection, chosen, latencies, environment);
@@ -153,12 +154,17 @@ public final class DemoCommand implements Callable<Integer> {
 
   /**
    * The Lab's settings; unless --backend or latencylab.backend / LATENCYLAB_BACKEND says
-   * otherwise, the embedded backend: no Docker needed, quick to start for a talk.
+   * otherwise, the embedded backend: no Docker needed, quick to start for a talk. With a
+   * reactive strategy among those chosen, every client goes through the counting relay (its
+   * hop in the RTT measured), so that JDBC and the reactive clients cross the same path.
    */
-  private LabConfig config() {
+  private LabConfig config(List<NPlusOneStrategy> chosen) {
     LabConfig config = lab.config();
     if ("default".equals(config.sourceOf(Setting.BACKEND))) {
       config = config.withBackend(BackendKind.EMBEDDED);
+    }
+    if (chosen.stream().anyMatch(s -> !(s.query() instanceof NPlusOneStrategy.Query.Orm))) {
+      config = config.with(Setting.RELAY, "true");
     }
     return config;
   }
@@ -222,6 +228,12 @@ public final class DemoCommand implements Callable<Integer> {
         + (l.link() == null ? "as the Lab's" : l.link().name()) + "; time: "
         + (runs == null ? "median of 1 to " + MAX_AUTO_RUNS + " runs (more while runs are"
             + " quick)" : runs == 1 ? "one run" : "median of " + runs + " runs") + ".";
+    if (l.relayed()) {
+      method += "\n  Reactive rows: " + Library.reactiveClients() + ", each on one connection"
+          + " of its own;\n  every client through the counting relay (its hop in the RTT"
+          + " measured); their BEGIN waits\n  for its answer (pgjdbc's rides along with the"
+          + " first query).";
+    }
     return new DemoReport("n-plus-one-demo", Instant.now().toString(), environment,
         org.hibernate.Version.getVersionString(), parents, children, method, results,
         predictions(results), nPlusOneSql(firstRuns), notes);

@@ -58,7 +58,7 @@ final class R2dbcClient implements PipelineClient {
   private final Shape shape;
 
   R2dbcClient(PostgresTarget target, Shape shape, String name) {
-    Map<String, String> startup = new LinkedHashMap<>(StartupParameters.of(target, name));
+    Map<String, String> startup = new LinkedHashMap<>(target.startupParameters(name));
     String applicationName = startup.remove("application_name");
     PostgresqlConnectionConfiguration.Builder config = PostgresqlConnectionConfiguration.builder()
         .host(target.host())

@@ -11,9 +11,10 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 
 /**
- * Vert.x's reactive PostgreSQL client (5.x) on one connection, with
+ * Vert.x's reactive PostgreSQL client (4.5, as Quarkus 3 ships it) on one connection, with
  * {@code PgConnectOptions.setPipeliningLimit}: how many commands it sends before it waits for
  * the first reply (1: none pipelined, as JDBC one by one; its default is 256). Every workload is
  * issued as futures without waiting, then awaited all at once: the field report's "futures".
@@ -21,7 +22,7 @@ import java.util.List;
  * would wait for BEGIN first). Prepared statements are cached on the connection, as Vert.x
  * recommends: after the first use of a statement, each execution is Bind, Execute and Sync.
  *
- * <p>The calling thread blocks on {@link Future#await()} (Vert.x 5, outside its event loop).
+ * <p>The calling thread blocks on each future ({@link #await}, outside Vert.x's event loop).
  */
 final class VertxClient implements PipelineClient {
 
@@ -41,12 +42,12 @@ final class VertxClient implements PipelineClient {
         .setPassword(target.password())
         .setPipeliningLimit(pipeliningLimit)
         .setCachePreparedStatements(true);
-    StartupParameters.of(target, "vertx" + pipeliningLimit).forEach(options::addProperty);
+    target.startupParameters("vertx" + pipeliningLimit).forEach(options::addProperty);
     vertx = Vertx.vertx();
     try {
-      connection = PgConnection.connect(vertx, options).await();
+      connection = await(PgConnection.connect(vertx, options));
     } catch (RuntimeException e) {
-      vertx.close().await();
+      await(vertx.close());
       throw e;
     }
   }
@@ -73,7 +74,7 @@ final class VertxClient implements PipelineClient {
     for (Long id : ids) {
       lookups.add(connection.preparedQuery(SELECT_AUTHOR).execute(Tuple.of(id)));
     }
-    Future.join(lookups).await();
+    await(Future.join(lookups));
     List<LookupData.Author> found = new ArrayList<>(ids.size());
     for (Future<RowSet<Row>> f : lookups) {
       for (Row row : f.result()) {
@@ -108,21 +109,36 @@ final class VertxClient implements PipelineClient {
     all.addAll(statements);
     all.add(commit);
     try {
-      Future.join(all).await();
+      await(Future.join(all));
     } catch (RuntimeException e) {
       if (commit.failed()) {
-        connection.query("ROLLBACK").execute().otherwiseEmpty().await();
+        await(connection.query("ROLLBACK").execute().otherwiseEmpty());
       }
       throw e;
+    }
+  }
+
+  /** The future's result, on the calling thread; its failure rethrown as it is. */
+  private static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for Vert.x", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
     }
   }
 
   @Override
   public void close() {
     try {
-      connection.close().await();
+      await(connection.close());
     } finally {
-      vertx.close().await();
+      await(vertx.close());
     }
   }
 }

@@ -28,10 +28,10 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
 final class SuiteLauncher implements AutoCloseable {
 
   private final Launcher launcher = LauncherFactory.create();
-  private final AutoCloseable lab;
+  private final SharedLab.Lease lab;
   private final Path dir;
 
-  private SuiteLauncher(AutoCloseable lab, Path dir) {
+  private SuiteLauncher(SharedLab.Lease lab, Path dir) {
     this.lab = lab;
     this.dir = dir;
   }
@@ -83,7 +83,7 @@ final class SuiteLauncher implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws IOException {
     RepositoryTests.closePool();
     lab.close();
     try (Stream<Path> written = Files.walk(dir)) {

@@ -3,9 +3,7 @@ package io.github.latencylab.bench.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.latencylab.env.PostgresTarget;
 import java.util.Arrays;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Param;
 
@@ -56,22 +54,6 @@ class PipelineBenchmarkParamsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Invalid client 'vertx8' for tpcb: expected one of jdbcOneByOne,vertx1,"
             + "vertx16,vertx256,r2dbcFlux,r2dbcBatch");
-  }
-
-  @Test
-  void theNonJdbcClientsTakeTheSchemaAndRefuseWhatTheyCannotTranslate() {
-    PostgresTarget target = new PostgresTarget("localhost", 5432, "lab", "bench", "secret",
-        Map.of("currentSchema", "latencylab_1", "ApplicationName", "bench"));
-    assertThat(StartupParameters.of(target, "vertx16")).containsOnly(
-        Map.entry("search_path", "latencylab_1"), Map.entry("application_name", "bench"));
-    assertThatThrownBy(() -> StartupParameters.of(
-        target.withParameter("sslpassword", "hunter2"), "r2dbcFlux"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("r2dbcFlux cannot connect with the target's pgjdbc parameter sslpassword"
-            + " (value not shown: it may be a secret): the pipeline suite's non-JDBC clients"
-            + " take only currentSchema and ApplicationName; run them on a Lab whose URL has no"
-            + " other parameter (e.g. --backend embedded)")
-        .message().doesNotContain("hunter2");
   }
 
   private static String clients(Class<?> state) throws NoSuchFieldException {
