@@ -89,6 +89,9 @@ class ResultsPagesTest {
   @Test
   void nPlusOneSweepTableIsItsJson() throws Exception {
     assertTablesIn("../n-plus-one.md", "n-plus-one-table.py", "n-plus-one-sweep.json");
+    // does going reactive fix the N+1: the runs at 20 and 320 ms, the sweep's 80 ms
+    assertTablesIn("../n-plus-one.md", "n-plus-one-table.py", "--reactive",
+        "n-plus-one-20ms.json", "n-plus-one-sweep.json", "n-plus-one-320ms.json");
   }
 
   /** docs/reads.md's tables of ReadBenchmark's run. */

@@ -49,7 +49,8 @@ import picocli.CommandLine;
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Lists N authors with their books with Hibernate ORM, once per fetch"
         + " strategy (the N+1, join fetch, entity graph, batch and subselect fetching, a DTO"
-        + " projection; and the many-to-one N+1 and its fix), at an added round-trip time:"
+        + " projection; the same on Hibernate Reactive, R2DBC and Vert.x; and the many-to-one"
+        + " N+1 and its fix), at an added round-trip time:"
         + " SQL statements and round trips read at the wire, times measured, times at other"
         + " latencies predicted. Runs on the embedded backend unless --backend or"
         + " latencylab.backend says otherwise."})
