@@ -10,6 +10,7 @@ import io.github.latencylab.env.link.LatencyControl;
 import io.github.latencylab.env.link.ProxyToxics;
 import io.github.latencylab.env.watch.PlanCache;
 import io.github.latencylab.env.watch.ServerWork;
+import io.github.latencylab.env.watch.StretchCarry;
 import io.github.latencylab.env.watch.StretchWatch;
 import io.github.latencylab.env.watch.UncountedSql;
 import io.github.latencylab.latency.Link;
@@ -24,6 +25,7 @@ import io.github.latencylab.wire.JvmWide;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireDataSource;
 import io.github.latencylab.wire.WireRelay;
+import io.github.latencylab.wire.WireStats;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -99,6 +101,7 @@ public final class Lab implements AutoCloseable {
   private final PlanCache plans = new PlanCache(() -> wire.planChanges()
       + directWire.planChanges() + relayChecks.planChanges());
   private final AtomicLong ownSessions = new AtomicLong(); // the connections plain() made
+  private final StretchCarry stretchCarry = new StretchCarry(this::wireMark);
   private StatementStatistics.Located statementStatistics; // found on first use
   private boolean closed;
   private boolean stopped;
@@ -748,10 +751,23 @@ public final class Lab implements AutoCloseable {
 
   /**
    * Both watches of a stretch, {@link #watchUncounted()} and, with {@code work}, {@link
-   * #watchWork()}, read together: one round trip at the start, one at the end.
+   * #watchWork()}, read together: one round trip at the start (none where the last stretch's
+   * end left it and nothing has crossed this Lab's wire since: {@link StretchCarry}), one at
+   * the end.
    */
   public synchronized StretchWatch watchStretch(boolean work) {
-    return StretchWatch.start(uncountedWatch(), work ? workWatch() : null);
+    return StretchWatch.start(uncountedWatch(), work ? workWatch() : null, stretchCarry);
+  }
+
+  // any byte on a connection the Lab counts (a Terminate too: the server counts a session as
+  // its process ends), or a session it starts, raises it
+  private long wireMark() {
+    long mark = ownSessions.get();
+    for (WireCounter counter : new WireCounter[] {wire, directWire, relayChecks}) {
+      WireStats s = counter.snapshot();
+      mark += s.bytesSent() + s.bytesReceived() + counter.sessionsStarted();
+    }
+    return mark;
   }
 
   private UncountedSql uncountedWatch() {

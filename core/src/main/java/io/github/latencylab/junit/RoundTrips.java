@@ -2,7 +2,6 @@ package io.github.latencylab.junit;
 
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.watch.StretchWatch;
-import io.github.latencylab.env.watch.UncountedSql;
 import io.github.latencylab.latency.Rtt;
 import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
@@ -249,7 +248,8 @@ public final class RoundTrips {
     Consumer<BlockCost> recorder = recording == null ? null : recording.cost();
     Consumer<String> uncountedSink = recording == null ? null : recording.uncounted();
     // the server's sessions, and its plans and work for the report and a work budget (not
-    // every assertion): read at the start and at the end, one round trip each
+    // every assertion): read at the start and at the end, one round trip each (the start none
+    // where the last stretch's end left it and nothing ran since)
     Optional<StretchWatch> watch = lab == null ? Optional.empty()
         : Optional.of(lab.watchStretch(recorder != null && recording.work()
             || spec.work() != null));
@@ -258,12 +258,12 @@ public final class RoundTrips {
       measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(),
           watch.orElse(null), code);
     } catch (Throwable t) {
+      watch.ifPresent(StretchWatch::abandon);
       throw RoundTrips.<RuntimeException>rethrow(t);
     }
     String prefix = subject == null ? "" : subject + ": ";
     // a count that missed the application's connections proves nothing, within budget or not
-    Optional<String> uncounted = watch.flatMap(StretchWatch::uncounted)
-        .flatMap(UncountedSql::finding);
+    Optional<String> uncounted = watch.flatMap(StretchWatch::end);
     if (uncounted.isPresent()) {
       if (uncountedSink == null) {
         throw new AssertionFailedError(prefix + uncounted.get());

@@ -29,8 +29,11 @@ public final class RunningTests implements TestExecutionListener {
 
   @Override
   public void executionStarted(TestIdentifier test) {
-    if (test.isTest() && running != null) {
-      running.incrementAndGet();
+    if (test.isTest()) {
+      TestsRunning.testStarted();
+      if (running != null) {
+        running.incrementAndGet();
+      }
     }
   }
 

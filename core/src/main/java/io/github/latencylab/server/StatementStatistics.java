@@ -172,6 +172,23 @@ public final class StatementStatistics {
     return new StatementStatistics(all);
   }
 
+  /**
+   * These counters with those of {@code queryIds} as {@code later} read them (an id it has no
+   * row of, evicted meanwhile, dropped).
+   */
+  public StatementStatistics updatedWith(StatementStatistics later, Collection<Long> queryIds) {
+    Map<Long, Work> all = new HashMap<>(byQueryId);
+    for (long id : queryIds) {
+      Work now = later.byQueryId.get(id);
+      if (now == null) {
+        all.remove(id);
+      } else {
+        all.put(id, now);
+      }
+    }
+    return new StatementStatistics(all);
+  }
+
   /** What the statement of {@code queryId} did between {@code earlier} and this read. */
   public Work since(StatementStatistics earlier, long queryId) {
     Work now = byQueryId.getOrDefault(queryId, Work.NONE);

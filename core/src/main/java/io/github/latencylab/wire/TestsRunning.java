@@ -3,6 +3,7 @@ package io.github.latencylab.wire;
 import java.util.Deque;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How many tests the JVM's innermost test plan is running at this moment, as the JUnit
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class TestsRunning {
 
   private static final Deque<AtomicInteger> PLANS = new ConcurrentLinkedDeque<>();
+  private static final AtomicLong STARTED = new AtomicLong();
 
   private TestsRunning() {
   }
@@ -27,6 +29,16 @@ public final class TestsRunning {
 
   public static void planFinished(AtomicInteger running) {
     PLANS.remove(running);
+  }
+
+  /** A test began, in any plan. */
+  public static void testStarted() {
+    STARTED.incrementAndGet();
+  }
+
+  /** How many tests began in this JVM, as the plans reported them (0 where none do). */
+  public static long started() {
+    return STARTED.get();
   }
 
   /** The tests the innermost plan runs now; -1 where no plan reports them. */

@@ -52,6 +52,8 @@ public final class ServerWork {
   private final String view;
   private String unavailable; // also when a read fails
   private StatementStatistics before;
+  // the counters after the stretch, every statement of it read (for the next stretch), or null
+  private StatementStatistics left;
   private final PlanCache plans;
 
   private ServerWork(Connection watch, Connection stats, String view, String unavailable,
@@ -85,6 +87,26 @@ public final class ServerWork {
       }
       before = null;
     }
+  }
+
+  /**
+   * Starts from the counters the last stretch left ({@link #left()}), if pg_stat_statements is
+   * there and they were left; false: read them.
+   */
+  boolean startFrom(StatementStatistics previous) {
+    if (view == null) {
+      return true;
+    }
+    before = previous;
+    return previous != null;
+  }
+
+  /**
+   * The counters after {@link #finish}: those before it with every statement of the stretch read
+   * again; null where one was not (a shape past its texts read, a plan not read, a read failed).
+   */
+  StatementStatistics left() {
+    return left;
   }
 
   /** The read before the stretch, if pg_stat_statements is there. */
@@ -130,6 +152,7 @@ public final class ServerWork {
       }
     }
     List<Shape> shapes = new ArrayList<>();
+    boolean whole = true; // every text's query id known: the next stretch may start from them
     synchronized (watch) {
       int plansRead = 0;
       for (Map.Entry<String, List<WireStatement>> e : byShape.entrySet()) {
@@ -139,11 +162,13 @@ public final class ServerWork {
         Set<Long> queryIds = new LinkedHashSet<>();
         if (plansRead >= PLANS_PER_STRETCH) {
           why = "not read: " + PLANS_PER_STRETCH + " plans read for this test already";
+          whole = false;
         } else {
           Set<String> texts = new LinkedHashSet<>();
           for (WireStatement s : e.getValue()) {
             if (texts.size() == TEXTS_PER_SHAPE || plansRead >= PLANS_PER_STRETCH) {
-              break;
+              whole &= texts.contains(s.sql());
+              continue;
             }
             if (!texts.add(s.sql())) {
               continue;
@@ -159,7 +184,9 @@ public final class ServerWork {
                 plan = p;
               }
               queryIds.add(p.queryId());
+              whole &= p.queryId() != 0;
             } catch (SQLException ex) {
+              whole = false;
               if (plan == null && why == null) {
                 why = "not read: " + firstLine(ex);
               }
@@ -175,8 +202,8 @@ public final class ServerWork {
     // after the plans (EXPLAIN runs nothing it explains): the stretch's statements only
     StatementStatistics[] after = new StatementStatistics[1];
     List<OneTrip.Read> reads = new ArrayList<>(alsoRead);
+    Set<Long> ids = new LinkedHashSet<>();
     if (before != null) {
-      Set<Long> ids = new LinkedHashSet<>();
       shapes.forEach(s -> ids.addAll(s.queryIds()));
       ids.remove(0L);
       reads.add(0, new OneTrip.Read() {
@@ -198,6 +225,7 @@ public final class ServerWork {
       });
     }
     read(reads, " after the test");
+    left = whole && before != null && after[0] != null ? before.updatedWith(after[0], ids) : null;
     List<Statement> out = new ArrayList<>();
     for (Shape s : shapes) {
       Work work = null;

@@ -38,7 +38,7 @@ public final class UncountedSql {
   // sessions the server has started on its database: one row with no session when none did
   private static final String SESSIONS = "SELECT %s, a.pid,"
       + " a.application_name, coalesce(host(a.client_addr), 'a local socket'), a.client_port,"
-      + " left(a.query, 120)"
+      + " left(a.query, 120), clock_timestamp()"
       + " FROM pg_stat_database d LEFT JOIN pg_stat_activity a ON a.datname = d.datname"
       + " AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()"
       + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "' AND a.query_start >= ?"
@@ -64,6 +64,8 @@ public final class UncountedSql {
   private Timestamp since;
   private long serverAtStart;
   private Long serverNow;
+  private Timestamp serverClockNow;
+  private boolean carried; // started from the last stretch's end, not a read of its own
   private final Map<Integer, String> seen = new LinkedHashMap<>();
 
   private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
@@ -98,9 +100,34 @@ public final class UncountedSql {
     }
   }
 
-  /** True once the start was read. */
+  /** The server's clock and the sessions it had started, as read at a stretch's end. */
+  record Ended(Timestamp clock, long sessions) {
+  }
+
+  /** True once the start was read, or taken from the last stretch's end. */
   boolean started() {
     return since != null;
+  }
+
+  /** Starts from the last stretch's end instead of reading the start: nothing ran since. */
+  void startFrom(Ended previous) {
+    since = previous.clock();
+    serverAtStart = previous.sessions();
+    carried = true;
+  }
+
+  /**
+   * What the end read, for the next stretch; null before, or where the server's count of
+   * sessions and the Lab's moved apart over this stretch: a session the server counts when its
+   * process ends (a connection just closed) shows in its count a moment later, and must fall
+   * in no later stretch's window.
+   */
+  Ended ended() {
+    if (serverNow == null
+        || serverNow - sessionsCounted.getAsLong() != serverAtStart - countedAtStart) {
+      return null;
+    }
+    return new Ended(serverClockNow, serverNow);
   }
 
   /** The read at the start: the server's clock and the sessions it has started. */
@@ -139,6 +166,7 @@ public final class UncountedSql {
         long now = serverAtStart;
         while (rs.next()) {
           now = rs.getLong(1);
+          serverClockNow = rs.getTimestamp(7);
           if (rs.getObject(2) != null) {
             seen.put(rs.getInt(2), "backend pid " + rs.getInt(2) + " (application_name '"
                 + rs.getString(3) + "', from " + rs.getString(4)
@@ -191,8 +219,9 @@ public final class UncountedSql {
       return shortLived(serverNow - serverAtStart);
     }
     return Optional.of("SQL reached the Lab's database on " + (sessions.size() == 1
-        ? "a connection" : sessions.size() + " connections") + " the Lab did not count, "
-        + sessions.get(0) + (sessions.size() > 1 ? " and " + (sessions.size() - 1) + " more"
+        ? "a connection" : sessions.size() + " connections") + " the Lab did not count"
+        + (carried ? " since the last budgeted test ended (this test or its set-up)" : "")
+        + ", " + sessions.get(0) + (sessions.size() > 1 ? " and " + (sessions.size() - 1) + " more"
         : "") + ": this budget reads " + labName + ", which counts only connections made"
         + " through its URL (${latencylab.lab.url}) or its DataSource; point the application's"
         + " datasource there");
@@ -216,8 +245,9 @@ public final class UncountedSql {
       return Optional.empty();
     }
     return Optional.of("SQL reached the Lab's database on " + (uncounted == 1 ? "a connection"
-        : uncounted + " connections") + " the Lab did not count, opened and closed within the"
-        + " test (the server started " + started + (started == 1 ? " session" : " sessions")
+        : uncounted + " connections") + " the Lab did not count, opened and closed "
+        + (carried ? "since the last budgeted test ended (this test or its set-up)"
+            : "within the test") + " (the server started " + started + (started == 1 ? " session" : " sessions")
         + ", the Lab's"
         + " counted connections and its own " + accounted + "): this budget reads " + labName
         + ", which counts only connections made through its URL (${latencylab.lab.url}) or its"
