@@ -8,6 +8,7 @@ import io.github.latencylab.report.Format;
 import io.github.latencylab.wire.CodeLine;
 import io.github.latencylab.wire.SqlShape;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The findings as SARIF 2.1.0 ({@code findings.sarif}), for code scanning: each result located
@@ -29,6 +31,8 @@ import java.util.Set;
  * source file is not under the project (a class from a jar) is left out, and counted.
  */
 final class Sarif {
+
+  private static final Map<Path, Map<String, Path>> SOURCES = new ConcurrentHashMap<>();
 
   static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -47,7 +51,16 @@ final class Sarif {
   static Written write(Path file, List<Findings.Finding> findings, Path projectRoot)
       throws IOException {
     Path repository = repositoryRoot(projectRoot);
-    Map<String, Path> sources = sourcesUnder(projectRoot);
+    // the walk of the project's sources: only for findings to place, once a JVM (a report is
+    // written at the end of every test run, and a suite's own sources do not move meanwhile)
+    Map<String, Path> sources = findings.isEmpty() ? Map.of()
+        : SOURCES.computeIfAbsent(projectRoot.toAbsolutePath(), root -> {
+          try {
+            return sourcesUnder(root);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
     ObjectNode root = JSON.createObjectNode();
     root.put("$schema", SCHEMA);
     root.put("version", "2.1.0");
