@@ -412,6 +412,7 @@ final class LatencyReport implements AutoCloseable {
       sarif = Sarif.write(into.resolve("findings.sarif"), findings, CallSites.projectRoot());
       Files.writeString(into.resolve("findings.md"), Findings.markdown(findings,
           roundTrips, all.size(), unaudited.size()));
+      FindingsFiles.write(into, occurrences, all.size(), unaudited.size(), roundTrips);
     } catch (IOException e) {
       throw new UncheckedIOException("Could not write the latency report into " + into, e);
     }

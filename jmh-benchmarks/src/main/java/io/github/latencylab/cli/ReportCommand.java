@@ -5,6 +5,7 @@ import io.github.latencylab.bench.runner.Noise;
 import io.github.latencylab.gate.Baseline;
 import io.github.latencylab.gate.BaselineComparison;
 import io.github.latencylab.gate.StatementPlan;
+import io.github.latencylab.junit.FindingsFiles;
 import io.github.latencylab.report.ReportWriter;
 import io.github.latencylab.report.Results;
 import java.io.IOException;
@@ -117,6 +118,16 @@ public final class ReportCommand implements Callable<Integer> {
     stdout.println("wrote " + written.size() + " files to " + out + ": report.html, report.md,"
         + " results.json, charts/ (" + (written.size() - 3 - (comparison == null ? 0 : 1))
         + " SVG)");
+    // the findings of JUnit runs' reports (each fork's, each shard's) beside their results
+    List<Path> findings = results.stream().map(r -> r.toAbsolutePath().resolveSibling(
+        "findings.json")).filter(Files::isRegularFile).toList();
+    if (!findings.isEmpty()) {
+      try {
+        stdout.println(FindingsFiles.merge(findings, out));
+      } catch (IOException e) {
+        throw new IllegalStateException("Cannot write the findings to " + out + ": " + e, e);
+      }
+    }
     if (comparison != null) {
       stdout.println();
       stdout.print(comparison.report());

@@ -113,6 +113,35 @@ class ReportCommandTest {
         + " the cell InsertBenchmark.copyCsv rows=1000 @ 0.5ms" + System.lineSeparator());
   }
 
+  /** Two surefire forks' JUnit reports: one report of both, and one set of findings. */
+  @Test
+  void theFindingsOfTwoForksReportsMergeIntoOne(@TempDir Path dir) throws Exception {
+    Results run = JmhJson.read(JMH);
+    java.util.List<Cell> cells = run.cells();
+    Path a = java.nio.file.Files.createDirectories(dir.resolve("jvm-1")).resolve("results.json");
+    Path b = java.nio.file.Files.createDirectories(dir.resolve("jvm-2")).resolve("results.json");
+    half(run, cells.subList(0, 4)).write(a);
+    half(run, cells.subList(4, cells.size())).write(b);
+    String occurrence = "[{\"kind\": \"N_PLUS_ONE\", \"shape\": \"select id from book where"
+        + " author_id = ?\", \"chain\": [{\"frame\": \"AuthorService.list(AuthorService.java:30)"
+        + "\", \"source\": \"com/example/AuthorService.java\", \"line\": 30}], \"statements\":"
+        + " 10, \"roundTrips\": 10, \"endpoint\": null}]";
+    java.nio.file.Files.writeString(a.resolveSibling("findings.json"), "{\"format\": 1,"
+        + " \"tests\": 2, \"notAudited\": 0, \"roundTrips\": 25, \"occurrences\":"
+        + " {\"com.example.ATest.lists\": " + occurrence + "}}");
+    java.nio.file.Files.writeString(b.resolveSibling("findings.json"), "{\"format\": 1,"
+        + " \"tests\": 3, \"notAudited\": 1, \"roundTrips\": 40, \"occurrences\":"
+        + " {\"com.example.BTest.pages\": " + occurrence + "}}");
+
+    Run r = run("report", "--results", a.toString(), b.toString(), "--out",
+        dir.resolve("all").toString());
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).contains("findings of 2 reports merged: 1 finding over 5 tests");
+    assertThat(java.nio.file.Files.readString(dir.resolve("all/findings.md")))
+        .contains("| `AuthorService.list(AuthorService.java:30)` | 2 | 20 | 18 |");
+  }
+
   private static Results half(Results run, java.util.List<Cell> cells) {
     return new Results(run.kind(), run.createdAt(), run.profile(), run.environment(), cells);
   }
