@@ -5,13 +5,10 @@ import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.PostgresTarget;
 import io.github.latencylab.wire.WireCounter;
 import io.github.latencylab.wire.WireStats;
-import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
-import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import io.r2dbc.postgresql.api.PostgresTransactionDefinition;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +18,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -149,11 +145,11 @@ public final class Library implements AutoCloseable {
               library.factories.put(tuning, buildSessionFactory(lab.dataSource(), tuning));
           case REACTIVE -> library.factories.put(tuning,
               buildReactiveSessionFactory(lab.relayedTarget()));
-          case R2DBC -> library.r2dbc = connectR2dbc(lab.relayedTarget());
+          case R2DBC -> library.r2dbc = ReactiveConnections.r2dbc(lab.relayedTarget(), "R2DBC");
           case VERTX -> {
             library.vertx = Vertx.vertx();
             library.vertxConnection = await(PgConnection.connect(library.vertx,
-                vertxOptions(lab.relayedTarget())));
+                ReactiveConnections.vertx(lab.relayedTarget(), "Vert.x")));
           }
         }
       }
@@ -224,34 +220,6 @@ public final class Library implements AutoCloseable {
     return "Hibernate Reactive " + versions.getProperty("hibernate-reactive")
         + " on the Vert.x PostgreSQL client " + versions.getProperty("vertx")
         + ", r2dbc-postgresql " + versions.getProperty("r2dbc-postgresql");
-  }
-
-  /** One R2DBC connection to {@code target}, its schema in the startup message. */
-  static PostgresqlConnection connectR2dbc(PostgresTarget target) {
-    Map<String, String> startup = new LinkedHashMap<>(target.startupParameters("R2DBC"));
-    PostgresqlConnectionConfiguration.Builder config = PostgresqlConnectionConfiguration.builder()
-        .host(target.host())
-        .port(target.port())
-        .database(target.database())
-        .username(target.user())
-        .password(target.password());
-    String applicationName = startup.remove("application_name");
-    if (applicationName != null) {
-      config.applicationName(applicationName);
-    }
-    return new PostgresqlConnectionFactory(config.options(startup).build()).create().block();
-  }
-
-  private static PgConnectOptions vertxOptions(PostgresTarget target) {
-    PgConnectOptions options = new PgConnectOptions()
-        .setHost(target.host())
-        .setPort(target.port())
-        .setDatabase(target.database())
-        .setUser(target.user())
-        .setPassword(target.password())
-        .setCachePreparedStatements(true);
-    target.startupParameters("Vert.x").forEach(options::addProperty);
-    return options;
   }
 
   private static <T> T await(Future<T> future) {

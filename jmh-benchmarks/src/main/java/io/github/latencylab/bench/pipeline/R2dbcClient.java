@@ -1,17 +1,14 @@
 package io.github.latencylab.bench.pipeline;
 
 import io.github.latencylab.bench.insert.InsertRows;
+import io.github.latencylab.demo.ReactiveConnections;
 import io.github.latencylab.env.PostgresTarget;
-import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
-import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import io.r2dbc.postgresql.api.PostgresqlBatch;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.postgresql.api.PostgresqlResult;
 import io.r2dbc.postgresql.api.PostgresqlStatement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -58,19 +55,7 @@ final class R2dbcClient implements PipelineClient {
   private final Shape shape;
 
   R2dbcClient(PostgresTarget target, Shape shape, String name) {
-    Map<String, String> startup = new LinkedHashMap<>(target.startupParameters(name));
-    String applicationName = startup.remove("application_name");
-    PostgresqlConnectionConfiguration.Builder config = PostgresqlConnectionConfiguration.builder()
-        .host(target.host())
-        .port(target.port())
-        .database(target.database())
-        .username(target.user())
-        .password(target.password())
-        .options(startup);
-    if (applicationName != null) {
-      config.applicationName(applicationName);
-    }
-    this.connection = new PostgresqlConnectionFactory(config.build()).create().block();
+    this.connection = ReactiveConnections.r2dbc(target, name);
     this.shape = shape;
   }
 

@@ -1,6 +1,7 @@
 package io.github.latencylab.bench.pipeline;
 
 import io.github.latencylab.bench.insert.InsertRows;
+import io.github.latencylab.demo.ReactiveConnections;
 import io.github.latencylab.env.PostgresTarget;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -34,15 +35,8 @@ final class VertxClient implements PipelineClient {
   private final PgConnection connection;
 
   VertxClient(PostgresTarget target, int pipeliningLimit) {
-    PgConnectOptions options = new PgConnectOptions()
-        .setHost(target.host())
-        .setPort(target.port())
-        .setDatabase(target.database())
-        .setUser(target.user())
-        .setPassword(target.password())
-        .setPipeliningLimit(pipeliningLimit)
-        .setCachePreparedStatements(true);
-    target.startupParameters("vertx" + pipeliningLimit).forEach(options::addProperty);
+    PgConnectOptions options = ReactiveConnections.vertx(target, "vertx" + pipeliningLimit)
+        .setPipeliningLimit(pipeliningLimit);
     vertx = Vertx.vertx();
     try {
       connection = await(PgConnection.connect(vertx, options));
