@@ -11,6 +11,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.test.StepVerifier;
 
 /**
  * Going reactive does not fix an N+1: R2DBC sends the books' query of each author after the
@@ -25,6 +26,9 @@ class CatalogueWireTest {
   @Autowired
   WebTestClient web;
 
+  @Autowired
+  BookRepository books;
+
   @Test
   @ExpectRoundTrips(exactly = 11) // the authors, then the books of each of the 10
   void theCatalogueIsAQueryPerAuthor() {
@@ -37,6 +41,14 @@ class CatalogueWireTest {
   void theJoinedCatalogueIsOneQuery() {
     assertThat(catalogue("/catalogue/joined")).hasSize(10).allSatisfy(e ->
         assertThat(e.titles()).hasSize(2));
+  }
+
+  @Test
+  @ExpectRoundTrips(exactly = 1) // a repository's Flux, subscribed by StepVerifier: one query
+  void oneAuthorsBooksAreOneQuery() {
+    StepVerifier.create(books.findByAuthorIdOrderById(1L).map(Book::title))
+        .expectNextCount(2)
+        .verifyComplete();
   }
 
   private List<CatalogueController.Entry> catalogue(String uri) {
