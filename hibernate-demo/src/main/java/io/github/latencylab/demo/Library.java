@@ -1,5 +1,7 @@
 package io.github.latencylab.demo;
 
+import static io.github.latencylab.demo.ReactiveConnections.await;
+
 import io.github.latencylab.demo.NPlusOneStrategy.Query;
 import io.github.latencylab.env.Lab;
 import io.github.latencylab.env.PostgresTarget;
@@ -220,10 +222,6 @@ public final class Library implements AutoCloseable {
     return "Hibernate Reactive " + versions.getProperty("hibernate-reactive")
         + " on the Vert.x PostgreSQL client " + versions.getProperty("vertx")
         + ", r2dbc-postgresql " + versions.getProperty("r2dbc-postgresql");
-  }
-
-  private static <T> T await(Future<T> future) {
-    return future.toCompletionStage().toCompletableFuture().join();
   }
 
   /**

@@ -4,9 +4,11 @@ import io.github.latencylab.env.PostgresTarget;
 import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
+import io.vertx.core.Future;
 import io.vertx.pgclient.PgConnectOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 
 /**
  * A {@link PostgresTarget} for the clients that are not pgjdbc: its address, credentials and
@@ -29,6 +31,24 @@ public final class ReactiveConnections {
         .setCachePreparedStatements(true);
     target.startupParameters(client).forEach(options::addProperty);
     return options;
+  }
+
+  /**
+   * {@code future}'s result on the calling thread (never Vert.x's event loop); its failure
+   * rethrown as it is.
+   */
+  public static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for Vert.x", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+    }
   }
 
   /** One R2DBC connection (r2dbc-postgresql) to {@code target}; {@code client} names it. */

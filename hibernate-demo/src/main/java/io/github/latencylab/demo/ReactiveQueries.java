@@ -24,9 +24,7 @@ public final class ReactiveQueries {
 
   /** The N+1: the authors, then each author's books fetched when the previous ones arrived. */
   public static Uni<List<AuthorWithBooks>> lazyLoop(Mutiny.Session session, int n) {
-    return firstAuthors(session, n).chain(authors -> Multi.createFrom().iterable(authors)
-        .onItem().transformToUniAndConcatenate(a -> withBooks(a, Author::getBooks))
-        .collect().asList());
+    return fetchEach(session, n, Author::getBooks);
   }
 
   /** One select: the authors left-joined to their books. */
@@ -40,19 +38,18 @@ public final class ReactiveQueries {
 
   /** {@code @BatchSize(size = 16)}: each fetch loads 16 authors' books. */
   public static Uni<List<AuthorWithBooks>> batchFetch16(Mutiny.Session session, int n) {
-    return firstAuthors(session, n).chain(authors -> Multi.createFrom().iterable(authors)
-        .onItem().transformToUniAndConcatenate(a -> withBooks(a, Author::getBooksBatch16))
-        .collect().asList());
+    return fetchEach(session, n, Author::getBooksBatch16);
   }
 
-  private static Uni<List<Author>> firstAuthors(Mutiny.Session session, int n) {
+  // the first n authors, then each one's collection fetched once the previous one's arrived
+  private static Uni<List<AuthorWithBooks>> fetchEach(Mutiny.Session session, int n,
+      Function<Author, List<Book>> collection) {
     return session.createSelectionQuery(NPlusOneQueries.FIRST_AUTHORS, Author.class)
         .setParameter("n", (long) n)
-        .getResultList();
-  }
-
-  private static Uni<AuthorWithBooks> withBooks(Author author,
-      Function<Author, List<Book>> collection) {
-    return Mutiny.fetch(collection.apply(author)).map(books -> AuthorWithBooks.of(author, books));
+        .getResultList()
+        .chain(authors -> Multi.createFrom().iterable(authors)
+            .onItem().transformToUniAndConcatenate(author -> Mutiny.fetch(
+                collection.apply(author)).map(books -> AuthorWithBooks.of(author, books)))
+            .collect().asList());
   }
 }

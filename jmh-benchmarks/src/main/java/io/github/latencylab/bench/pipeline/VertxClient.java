@@ -1,5 +1,7 @@
 package io.github.latencylab.bench.pipeline;
 
+import static io.github.latencylab.demo.ReactiveConnections.await;
+
 import io.github.latencylab.bench.insert.InsertRows;
 import io.github.latencylab.demo.ReactiveConnections;
 import io.github.latencylab.env.PostgresTarget;
@@ -12,7 +14,6 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Vert.x's reactive PostgreSQL client (4.5, as Quarkus 3 ships it) on one connection, with
@@ -23,7 +24,8 @@ import java.util.concurrent.ExecutionException;
  * would wait for BEGIN first). Prepared statements are cached on the connection, as Vert.x
  * recommends: after the first use of a statement, each execution is Bind, Execute and Sync.
  *
- * <p>The calling thread blocks on each future ({@link #await}, outside Vert.x's event loop).
+ * <p>The calling thread blocks on each future ({@link ReactiveConnections#await}, outside
+ * Vert.x's event loop).
  */
 final class VertxClient implements PipelineClient {
 
@@ -109,21 +111,6 @@ final class VertxClient implements PipelineClient {
         await(connection.query("ROLLBACK").execute().otherwiseEmpty());
       }
       throw e;
-    }
-  }
-
-  /** The future's result, on the calling thread; its failure rethrown as it is. */
-  private static <T> T await(Future<T> future) {
-    try {
-      return future.toCompletionStage().toCompletableFuture().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for Vert.x", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
     }
   }
 
