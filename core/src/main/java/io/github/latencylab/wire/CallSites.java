@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -82,6 +83,11 @@ public final class CallSites {
   };
   private static final List<String> EXCLUDED = new CopyOnWriteArrayList<>();
   private static final List<String> INCLUDED = new CopyOnWriteArrayList<>();
+  // Reactive Streams' signals; Mutiny's item and failure signals share their names with the
+  // builders (Uni.onItem()), which take no argument
+  private static final Set<String> SIGNALS =
+      Set.of("onSubscribe", "request", "onNext", "onComplete", "onError");
+  private static final Set<String> ITEM_SIGNALS = Set.of("onItem", "onFailure");
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -302,6 +308,20 @@ public final class CallSites {
    * so do a full chain and a route.
    */
   static Origin origin() {
+    return walk(false);
+  }
+
+  /**
+   * Who builds the reactive pipeline being assembled on this thread: the application's chain as
+   * {@link #origin()} finds it, or null when no frame is the application's, or when a pipeline
+   * runs above the first one that is (a subscription, a signal): that code waits for what runs,
+   * as a test's {@code await()} or {@code block()} does, and did not build it.
+   */
+  static Origin assembly() {
+    return walk(true);
+  }
+
+  private static Origin walk(boolean assembly) {
     return WALKER.walk(frames -> {
       Overhead overhead = null;
       CodeLine withoutLine = null;
@@ -329,6 +349,9 @@ public final class CallSites {
           }
           continue;
         }
+        if (assembly && !application && isSignal(f)) {
+          return null;
+        }
         if (application) {
           if (f.getLineNumber() >= 0) {
             chain.add(codeLine(f));
@@ -344,8 +367,18 @@ public final class CallSites {
       if (chain.isEmpty() && withoutLine != null) {
         chain.add(withoutLine);
       }
+      if (assembly && chain.isEmpty()) {
+        return null;
+      }
       return new Origin(overhead, List.copyOf(chain), route);
     });
+  }
+
+  // a reactive library running a pipeline: a subscription or a signal down it
+  private static boolean isSignal(StackWalker.StackFrame f) {
+    String name = f.getMethodName();
+    return name.startsWith("subscribe") || SIGNALS.contains(name)
+        || (ITEM_SIGNALS.contains(name) && f.getMethodType().parameterCount() > 0);
   }
 
   private static CodeLine codeLine(StackWalker.StackFrame f) {

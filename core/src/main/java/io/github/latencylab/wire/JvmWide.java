@@ -5,7 +5,9 @@ import java.net.Socket;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -24,12 +26,19 @@ public final class JvmWide {
   private static final AtomicLong LAB_NUMBERS = new AtomicLong();
   // by Lab id: the statements its connections sent so far
   private static final ConcurrentMap<String, LongSupplier> STATEMENTS = new ConcurrentHashMap<>();
+  // AssemblySites': the tests' stretches open, and the pipeline last subscribed
+  private static final AtomicInteger STRETCHES = new AtomicInteger();
+  private static final AtomicReference<Object[]> ASKED = new AtomicReference<>();
 
   private static final Class<?> ROOT = rootCopy(JvmWide.class).orElse(JvmWide.class);
   private static final ConcurrentMap<String, Supplier<Socket>> SHARED_SOCKETS =
       ROOT == JvmWide.class ? SOCKETS : fromRoot("socketMakers");
   private static final ConcurrentMap<String, LongSupplier> SHARED_STATEMENTS =
       ROOT == JvmWide.class ? STATEMENTS : fromRoot("statementCounts");
+  private static final AtomicInteger SHARED_STRETCHES =
+      ROOT == JvmWide.class ? STRETCHES : fromRoot("stretchesOpen");
+  private static final AtomicReference<Object[]> SHARED_ASKED =
+      ROOT == JvmWide.class ? ASKED : fromRoot("lastAsked");
 
   private JvmWide() {
   }
@@ -45,6 +54,19 @@ public final class JvmWide {
    */
   public static ConcurrentMap<String, LongSupplier> statementCounts() {
     return SHARED_STATEMENTS;
+  }
+
+  /** How many tests' counted stretches are open in this JVM ({@link AssemblySites}). */
+  public static AtomicInteger stretchesOpen() {
+    return SHARED_STRETCHES;
+  }
+
+  /**
+   * The application's code that built the reactive pipeline built or subscribed last, in JDK types
+   * ({@link AssemblySites}): a framework's copy of Mutiny or Reactor records it there.
+   */
+  public static AtomicReference<Object[]> lastAsked() {
+    return SHARED_ASKED;
   }
 
   /** A Lab number no other Lab of this JVM has, whichever copy of latency-lab starts it. */

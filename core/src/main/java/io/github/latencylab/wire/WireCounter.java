@@ -91,6 +91,8 @@ public final class WireCounter {
   private volatile boolean awaitingReply;
   // of a connection's counter: who asked for the round trip under way (null when not tracing)
   private volatile CallSites.Origin origin;
+  // of a connection's counter: read by a relay, not on the thread that writes
+  private final boolean relayed;
   private long tripsStarted;
   // of a connection's counter: until a round trip that is not the connection's set-up
   private boolean settingUp = true;
@@ -103,11 +105,12 @@ public final class WireCounter {
   private volatile Lock[] sinkLocks;
 
   public WireCounter() {
-    this(null);
+    this(null, false);
   }
 
-  private WireCounter(WireCounter parent) {
+  private WireCounter(WireCounter parent, boolean relayed) {
     this.parent = parent;
+    this.relayed = relayed;
     this.depth = parent == null ? null : new RoundTripDepth();
     this.backendTap = parent == null ? null : new BackendTap(new BackendTap.Listener() {
       @Override
@@ -307,7 +310,16 @@ public final class WireCounter {
 
   /** A counter for one connection that also adds to this one. */
   WireCounter newConnection() {
-    return new WireCounter(this);
+    return new WireCounter(this, false);
+  }
+
+  /**
+   * {@link #newConnection()} for a connection a relay counts on a thread of its own: what it
+   * sends was asked for by the reactive pipeline the application built or subscribed last
+   * ({@link AssemblySites}).
+   */
+  WireCounter newRelayedConnection() {
+    return new WireCounter(this, true);
   }
 
   /** {@link #sent(byte[], int, int)} by a socket whose write returned at {@code wroteAt}. */
@@ -405,7 +417,7 @@ public final class WireCounter {
     if (!traces() && !settingUp) {
       return null;
     }
-    CallSites.Origin o = CallSites.origin();
+    CallSites.Origin o = relayed ? AssemblySites.lastAsked() : CallSites.origin();
     settingUp = settingUp && o.overhead() == Overhead.CONNECT;
     return traces() || settingUp ? o : null;
   }

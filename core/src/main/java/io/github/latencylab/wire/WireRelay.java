@@ -132,7 +132,8 @@ public final class WireRelay implements AutoCloseable {
       close(server);
       return;
     }
-    WireCounter counter = (CountingSocket.counts(port) ? checks : wire).newConnection();
+    WireCounter counter = CountingSocket.counts(port) ? checks.newConnection()
+        : wire.newRelayedConnection();
     byClientPort.put(port, counter);
     Thread down = new Thread(() -> pump(server, client, counter, false),
         "latency-lab-relay-" + port + "-down");

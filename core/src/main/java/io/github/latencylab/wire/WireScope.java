@@ -78,6 +78,7 @@ public final class WireScope implements AutoCloseable {
         }
       }
       OPEN_ROOTS.add(scope);
+      AssemblySites.stretchOpened();
     }
     scope.root.innermost = scope;
     CURRENT.set(scope);
@@ -126,6 +127,7 @@ public final class WireScope implements AutoCloseable {
     if (root == this) {
       OPEN_ROOTS.remove(this);
       innermost = null;
+      AssemblySites.stretchClosed();
     } else {
       root.innermost = openOf(enclosing, lab, lab);
     }
