@@ -11,6 +11,7 @@ import io.github.latencylab.report.Format;
 import io.github.latencylab.report.LatencyModel;
 import io.github.latencylab.report.Series;
 import io.github.latencylab.server.StatementStatistics;
+import io.github.latencylab.wire.AssemblySites;
 import io.github.latencylab.wire.Overhead;
 import io.github.latencylab.wire.SqlShape;
 import io.github.latencylab.wire.WireCounter;
@@ -110,11 +111,14 @@ final class BlockCost {
     WireScope scope = WireScope.open(counter);
     try {
       long allocatedBefore = Allocations.onThisThread();
+      long ownBefore = AssemblySites.allocatedHere();
       long start = System.nanoTime();
       value = code.get();
       ms = (System.nanoTime() - start) / 1e6;
       long allocatedAfter = Allocations.onThisThread();
-      allocated = allocatedBefore < 0 ? -1 : allocatedAfter - allocatedBefore;
+      // tracing reactive pipelines allocates on the test's thread: latency-lab's, not the test's
+      allocated = allocatedBefore < 0 ? -1
+          : allocatedAfter - allocatedBefore - (AssemblySites.allocatedHere() - ownBefore);
     } finally {
       scope.close();
     }

@@ -1,5 +1,7 @@
 package io.github.latencylab.wire;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,14 +25,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * other's line; an N+1 repeats one line, and is named at it. A client that sends as it is asked
  * (Hibernate Reactive's {@code Mutiny.fetch}) may have sent before the Uni it returns is built:
  * its statement is named at that line when the relay reads it after, else at the line before.
+ *
+ * <p>What tracing allocates on a thread is kept apart ({@link #allocatedHere()}): a test's
+ * allocations are the application's, not latency-lab's.
  */
-final class AssemblySites {
+public final class AssemblySites {
 
   private static final CallSites.Origin NONE = new CallSites.Origin(null, List.of(), null);
   private static final AtomicInteger STRETCHES = JvmWide.stretchesOpen();
   private static final AtomicReference<Object[]> ASKED = JvmWide.lastAsked();
   private static final boolean REACTOR = present("reactor.core.publisher.Hooks");
   private static volatile boolean reactorHooked;
+  private static final com.sun.management.ThreadMXBean ALLOCATIONS = allocationCounter();
+  private static final ThreadLocal<long[]> OWN_ALLOCATIONS =
+      ThreadLocal.withInitial(() -> new long[1]);
 
   private AssemblySites() {
   }
@@ -55,17 +63,45 @@ final class AssemblySites {
    * (no test counts, or the application's code is not building it).
    */
   static CallSites.Origin assembled() {
-    CallSites.Origin origin = STRETCHES.get() > 0 ? CallSites.assembly() : null;
-    if (origin != null) {
-      asked(origin);
+    if (STRETCHES.get() == 0) {
+      return null;
     }
+    long mark = ownWorkBegins();
+    CallSites.Origin origin = CallSites.assembly();
+    if (origin != null) {
+      ASKED.set(encode(origin));
+    }
+    ownWorkEnds(mark);
     return origin;
   }
 
   /** What {@code origin}'s code built is subscribed: it asks for what is sent next. */
   static void asked(CallSites.Origin origin) {
     if (STRETCHES.get() > 0) {
+      long mark = ownWorkBegins();
       ASKED.set(encode(origin));
+      ownWorkEnds(mark);
+    }
+  }
+
+  /**
+   * The bytes tracing pipelines has allocated on this thread so far: what a test's allocations
+   * leave out.
+   */
+  public static long allocatedHere() {
+    return OWN_ALLOCATIONS.get()[0];
+  }
+
+  /** Begins work of latency-lab's own on this thread: a mark for {@link #ownWorkEnds}. */
+  static long ownWorkBegins() {
+    return ALLOCATIONS == null ? 0 : ALLOCATIONS.getCurrentThreadAllocatedBytes();
+  }
+
+  /** Ends it: what it allocated since {@code mark} is latency-lab's. */
+  static void ownWorkEnds(long mark) {
+    if (ALLOCATIONS != null) {
+      long[] own = OWN_ALLOCATIONS.get();
+      own[0] += ALLOCATIONS.getCurrentThreadAllocatedBytes() - mark;
     }
   }
 
@@ -94,6 +130,12 @@ final class AssemblySites {
       chain.add(new CodeLine((String) o[i], (String) o[i + 1], (Integer) o[i + 2]));
     }
     return new CallSites.Origin(null, List.copyOf(chain), (String) o[0]);
+  }
+
+  private static com.sun.management.ThreadMXBean allocationCounter() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    return threads instanceof com.sun.management.ThreadMXBean t
+        && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled() ? t : null;
   }
 
   private static boolean present(String className) {

@@ -23,7 +23,9 @@ public final class MutinyAssembly implements UniInterceptor {
   public <T> Uni<T> onUniCreation(Uni<T> uni) {
     CallSites.Origin origin = AssemblySites.assembled();
     if (origin != null) {
+      long mark = AssemblySites.ownWorkBegins();
       BUILT.put(uni, origin);
+      AssemblySites.ownWorkEnds(mark);
     }
     return uni;
   }

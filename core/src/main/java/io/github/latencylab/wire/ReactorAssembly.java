@@ -27,11 +27,14 @@ final class ReactorAssembly {
     if (origin == null) {
       return operator;
     }
+    long mark = AssemblySites.ownWorkBegins();
     Function<? super Publisher<Object>, ? extends Publisher<Object>> lift =
         Operators.liftPublisher((published, subscriber) -> {
           AssemblySites.asked(origin);
           return subscriber;
         });
-    return lift.apply(operator);
+    Publisher<Object> lifted = lift.apply(operator);
+    AssemblySites.ownWorkEnds(mark);
+    return lifted;
   }
 }
