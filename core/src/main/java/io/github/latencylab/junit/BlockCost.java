@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 
@@ -362,10 +361,10 @@ final class BlockCost {
    */
   String countsLine() {
     WireStats c = counted();
-    return String.format(Locale.ROOT, "%s, %s, %s sent, %s received, %s waited on the database"
-        + " of %s measured at %s", RoundTrips.plural(c.roundTrips(), "round trip"),
-        RoundTrips.plural(c.statements(), "SQL statement"), Format.bytes(c.bytesSent()),
-        Format.bytes(c.bytesReceived()), Format.duration(waitedMs), Format.duration(timeMs),
-        measuredAt);
+    return RoundTrips.plural(c.roundTrips(), "round trip") + ", "
+        + RoundTrips.plural(c.statements(), "SQL statement") + ", "
+        + Format.bytes(c.bytesSent()) + " sent, " + Format.bytes(c.bytesReceived())
+        + " received, " + Format.duration(waitedMs) + " waited on the database of "
+        + Format.duration(timeMs) + " measured at " + measuredAt;
   }
 }

@@ -1,8 +1,9 @@
 package io.github.latencylab.report;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -141,11 +142,27 @@ public final class Format {
     return fixed(b / (1024 * 1024), 1) + " MB";
   }
 
-  private static String fixed(double v, int decimals) {
-    double scale = Math.pow(10, decimals);
-    if (Math.round(Math.abs(v) * scale) == 0) {
-      v = 0; // -0.001 would print "-0.00"
+  // String.format(Locale.ROOT, "%,.<decimals>f", v), as it rounds (half up, from the shortest
+  // decimal that is v), without parsing a format for every number: a suite's report writes
+  // thousands
+  static String fixed(double v, int decimals) {
+    if (!Double.isFinite(v)) {
+      return Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
     }
-    return String.format(Locale.ROOT, "%,." + decimals + "f", v);
+    String digits = new BigDecimal(Double.toString(v)).setScale(decimals, RoundingMode.HALF_UP)
+        .abs().toPlainString();
+    int point = digits.indexOf('.');
+    int whole = point < 0 ? digits.length() : point;
+    StringBuilder out = new StringBuilder(digits.length() + whole / 3 + 1);
+    if (v < 0 && digits.chars().anyMatch(c -> c >= '1' && c <= '9')) {
+      out.append('-'); // -0.001 prints "0.00", not "-0.00"
+    }
+    for (int i = 0; i < whole; i++) {
+      if (i > 0 && (whole - i) % 3 == 0) {
+        out.append(',');
+      }
+      out.append(digits.charAt(i));
+    }
+    return out.append(digits, whole, digits.length()).toString();
   }
 }

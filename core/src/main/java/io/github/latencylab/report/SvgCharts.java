@@ -2,12 +2,15 @@ package io.github.latencylab.report;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Charts of a run as standalone SVG, written by hand: per suite and parameters (e.g.
@@ -41,6 +44,8 @@ public final class SvgCharts {
   private static final double[] X_TICKS = {0.5, 1, 2, 5, 10, 20, 50, 100, 200, 320};
   static final String FONT = "system-ui, -apple-system, 'Segoe UI', Roboto,"
       + " 'Helvetica Neue', Arial, sans-serif";
+  /** The tests a test report's charts draw, the costliest: report.md lists every one. */
+  static final int TESTS_CHARTED = 12;
   public static final String INK = "#222";
   public static final String MUTED = "#666";
   public static final String GRID = "#e4e4e4";
@@ -52,39 +57,68 @@ public final class SvgCharts {
 
   /** Every chart of the results: per suite and parameters, time against RTT then round trips. */
   static List<Chart> all(Results results) {
-    String timeIs = MarkdownReport.isTests(results)
-        ? "Test time at 0 ms, priced by the model at other RTTs" : JMH_TIME;
+    boolean tests = MarkdownReport.isTests(results);
+    String timeIs = tests ? "Test time at 0 ms, priced by the model at other RTTs" : JMH_TIME;
     List<Chart> charts = new ArrayList<>();
     ReportWriter.bySuite(results).forEach((suite, cells) -> {
-      Map<String, Integer> colors = colors(cells);
       Map<Map<String, String>, List<Cell>> byParams =
           new TreeMap<>(Series::compareParams);
       cells.forEach(m -> byParams.computeIfAbsent(m.params(), k -> new ArrayList<>()).add(m));
-      byParams.forEach((params, group) -> {
+      byParams.forEach((params, all) -> {
+        List<Cell> group = tests ? costliest(all, TESTS_CHARTED) : all;
+        Map<String, Integer> colors = colors(group);
+        String of = group.size() == all.size() ? "" : " (the " + strategies(group)
+            + " costliest of " + strategies(all) + " tests)";
         String name = fileName(suite, params);
-        charts.add(new Chart(suite, params, Kind.TIME_VS_RTT, name + "-time.svg",
-            timeTitle(suite, params), timeVsRtt(suite, params, group, colors, timeIs)));
+        String timeTitle = timeTitle(suite, params) + of;
+        String tripsTitle = roundTripsTitle(suite, params) + of;
+        charts.add(new Chart(suite, params, Kind.TIME_VS_RTT, name + "-time.svg", timeTitle,
+            timeVsRtt(timeTitle, group, colors, timeIs)));
         charts.add(new Chart(suite, params, Kind.ROUND_TRIPS, name + "-round-trips.svg",
-            roundTripsTitle(suite, params), roundTrips(suite, params, group, colors)));
+            tripsTitle, roundTrips(tripsTitle, group, colors)));
       });
     });
     return charts;
   }
 
+  /**
+   * The cells of the {@code n} tests that cost most at the largest RTT priced: a chart of a
+   * suite's hundreds of tests, a line or bar each, is read by nobody (report.md lists them all).
+   */
+  static List<Cell> costliest(List<Cell> cells, int n) {
+    Map<String, Double> cost = new HashMap<>();
+    for (Cell c : cells) {
+      double t = Double.isFinite(c.timeMs()) ? c.timeMs() : 0;
+      cost.merge(c.strategy(), t, Math::max);
+    }
+    if (cost.size() <= n) {
+      return cells;
+    }
+    Set<String> kept = cost.entrySet().stream()
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed()
+            .thenComparing(Map.Entry.comparingByKey()))
+        .limit(n).map(Map.Entry::getKey).collect(Collectors.toSet());
+    return cells.stream().filter(c -> kept.contains(c.strategy())).toList();
+  }
+
+  private static long strategies(List<Cell> cells) {
+    return cells.stream().map(Cell::strategy).distinct().count();
+  }
+
   /** Time per operation against RTT for one suite and parameters, one line per strategy. */
   static String timeVsRtt(String suite, Map<String, String> params, List<Cell> cells) {
-    return timeVsRtt(suite, params, cells, colors(cells), JMH_TIME);
+    return timeVsRtt(timeTitle(suite, params), cells, colors(cells), JMH_TIME);
   }
 
   /** The same, for times not measured by JMH: {@code timeIs} says what they are. */
   static String timeVsRtt(String suite, Map<String, String> params,
       List<Cell> cells, String timeIs) {
-    return timeVsRtt(suite, params, cells, colors(cells), timeIs);
+    return timeVsRtt(timeTitle(suite, params), cells, colors(cells), timeIs);
   }
 
   /** Round trips per operation for one suite and parameters, one bar per strategy. */
   static String roundTrips(String suite, Map<String, String> params, List<Cell> cells) {
-    return roundTrips(suite, params, cells, colors(cells));
+    return roundTrips(roundTripsTitle(suite, params), cells, colors(cells));
   }
 
   // ---------------------------------------------------------------- time against RTT
@@ -102,8 +136,8 @@ public final class SvgCharts {
     }
   }
 
-  private static String timeVsRtt(String suite, Map<String, String> params,
-      List<Cell> cells, Map<String, Integer> colors, String timeIs) {
+  private static String timeVsRtt(String title, List<Cell> cells, Map<String, Integer> colors,
+      String timeIs) {
     Map<String, List<Cell>> byStrategy = new TreeMap<>();
     for (Cell m : cells) {
       if (m.rtt().millis() > 0 && m.timeMs() > 0 && Double.isFinite(m.timeMs())) {
@@ -119,7 +153,6 @@ public final class SvgCharts {
     series.sort(Comparator.comparing((Line s) -> s.last().rtt()).reversed()
         .thenComparing(Comparator.comparingDouble((Line s) -> s.last().timeMs()).reversed()));
 
-    String title = timeTitle(suite, params);
     // taller when the legend needs it: 36 px per strategy, its title and the marker key
     int height = Math.max(H, TOP + 26 + 36 * series.size() + 30 + BOTTOM);
     Svg svg = new Svg(W, height, title);
@@ -258,8 +291,8 @@ public final class SvgCharts {
       boolean predicted) {
   }
 
-  private static String roundTrips(String suite, Map<String, String> params,
-      List<Cell> cells, Map<String, Integer> colors) {
+  private static String roundTrips(String title, List<Cell> cells,
+      Map<String, Integer> colors) {
     Map<String, Cell> byStrategy = new TreeMap<>();
     for (Cell m : cells) {
       byStrategy.merge(m.strategy(), m, (a, b) -> better(a, b) ? a : b);
@@ -284,7 +317,6 @@ public final class SvgCharts {
     double rowHeight = 30;
     double plotBottom = top + Math.max(1, bars.size()) * rowHeight;
     int height = (int) plotBottom + 64;
-    String title = roundTripsTitle(suite, params);
     Svg svg = new Svg(W, height, title);
     svg.text(24, 30, "start", 18, "bold", INK, title);
 

@@ -31,6 +31,23 @@ class FormatTest {
   }
 
   @Test
+  void fixedPointNumbersReadAsStringFormatWritesThem() {
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 200_000; i++) {
+      double v = switch (i % 4) {
+        case 0 -> random.nextGaussian() * 1000;
+        case 1 -> Math.round(random.nextDouble() * 100_000) / 1000.0 + 0.0005; // halves
+        case 2 -> random.nextDouble() * Math.pow(10, random.nextInt(15) - 4);
+        default -> -random.nextDouble() * Math.pow(10, random.nextInt(12) - 6);
+      };
+      int decimals = i % 4;
+      double expectedOf = Math.round(Math.abs(v) * Math.pow(10, decimals)) == 0 ? 0 : v;
+      assertThat(Format.fixed(v, decimals)).as("%s to %d decimals", v, decimals)
+          .isEqualTo(String.format(java.util.Locale.ROOT, "%,." + decimals + "f", expectedOf));
+    }
+  }
+
+  @Test
   void countsNumbersAndParameters() {
     assertThat(Format.count(1000)).isEqualTo("1,000");
     assertThat(Format.count(2.5)).isEqualTo("2.50");

@@ -177,6 +177,25 @@ class SvgChartsTest {
   }
 
   @Test
+  void aTestReportChartsItsCostliestTestsNotEveryOne() throws Exception {
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 1; i <= 30; i++) { // test i: i round trips, i ms at 20 ms
+      cells.add(Cells.measured("RepositoryTest", String.format("test%02d", i), Map.of(), "20ms",
+          20, i, i, i));
+    }
+    List<Chart> charts = SvgCharts.all(new Results("tests", "2026-12-07T17:00:00Z", null, null,
+        cells));
+
+    assertThat(charts).hasSize(2).allSatisfy(c -> {
+      assertThat(c.title()).endsWith("(the 12 costliest of 30 tests)");
+      assertThat(c.svg()).contains("test30", "test19").doesNotContain("test18", "test01");
+    });
+    // a benchmark's strategies are all drawn
+    assertThat(SvgCharts.all(new Results("bench", "2026-12-07T17:00:00Z", null, null, cells)))
+        .allSatisfy(c -> assertThat(c.svg()).contains("test01"));
+  }
+
+  @Test
   void textIsEscaped() throws Exception {
     String name = "a<b & \"c\" 'd'>";
     List<Cell> cells = List.of(
