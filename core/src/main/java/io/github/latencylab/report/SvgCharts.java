@@ -67,11 +67,13 @@ public final class SvgCharts {
       byParams.forEach((params, all) -> {
         List<Cell> group = tests ? costliest(all, TESTS_CHARTED) : all;
         Map<String, Integer> colors = colors(group);
-        String of = group.size() == all.size() ? "" : " (the " + strategies(group)
+        String of = group.size() == all.size() ? "" : " (" + strategies(group)
             + " costliest of " + strategies(all) + " tests)";
+        // a test class by its simple name: a package would push the title off the chart
+        String shown = tests ? suite.substring(suite.lastIndexOf('.') + 1) : suite;
         String name = fileName(suite, params);
-        String timeTitle = timeTitle(suite, params) + of;
-        String tripsTitle = roundTripsTitle(suite, params) + of;
+        String timeTitle = timeTitle(shown, params) + of;
+        String tripsTitle = roundTripsTitle(shown, params) + of;
         charts.add(new Chart(suite, params, Kind.TIME_VS_RTT, name + "-time.svg", timeTitle,
             timeVsRtt(timeTitle, group, colors, timeIs)));
         charts.add(new Chart(suite, params, Kind.ROUND_TRIPS, name + "-round-trips.svg",

@@ -180,14 +180,16 @@ class SvgChartsTest {
   void aTestReportChartsItsCostliestTestsNotEveryOne() throws Exception {
     List<Cell> cells = new ArrayList<>();
     for (int i = 1; i <= 30; i++) { // test i: i round trips, i ms at 20 ms
-      cells.add(Cells.measured("RepositoryTest", String.format("test%02d", i), Map.of(), "20ms",
-          20, i, i, i));
+      cells.add(Cells.measured("com.example.RepositoryTest", String.format("test%02d", i),
+          Map.of(), "20ms", 20, i, i, i));
     }
     List<Chart> charts = SvgCharts.all(new Results("tests", "2026-12-07T17:00:00Z", null, null,
         cells));
 
     assertThat(charts).hasSize(2).allSatisfy(c -> {
-      assertThat(c.title()).endsWith("(the 12 costliest of 30 tests)");
+      assertThat(c.title()).startsWith("RepositoryTest: ")
+          .endsWith(" (12 costliest of 30 tests)");
+      assertThat(c.fileName()).startsWith("com.example.RepositoryTest");
       assertThat(c.svg()).contains("test30", "test19").doesNotContain("test18", "test01");
     });
     // a benchmark's strategies are all drawn
