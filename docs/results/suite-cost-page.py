@@ -37,6 +37,40 @@ def ms(v):
     return fixed(v, 3) + " ms"
 
 
+def pairs(directory):
+    """The section of SuiteCostPairs' runs (pairs-N.json): each guard less the unbudgeted suite
+    of the same round."""
+    files = sorted(f for f in os.listdir(directory) if f.startswith("pairs-"))
+    rounds = []
+    for name in files:
+        with open(os.path.join(directory, name), encoding="utf-8") as f:
+            run = json.load(f)
+        rounds += run["rounds"]
+        warmup = run["warmupRounds"]
+    if not rounds:
+        return
+    print("### In pairs\n")
+    print(f"The same guards measured in pairs (`SuiteCostPairs`): {len(files)} JVMs x"
+          f" {len(rounds) // len(files)} rounds after {warmup} warm-up rounds each, each round"
+          " running the three suites once in a shuffled order; a guard's cost is its suite's"
+          " ms per test less the unbudgeted suite's of the same round, so that a machine that"
+          " slows down or speeds up between the guards moves both. Mean of the rounds and its"
+          " 99.9% interval (normal approximation), and the median.\n")
+    print("| guard | over `none`, mean | median | allowed | within |")
+    print("|---|---:|---:|---:|---|")
+    for guard in ("budget", "budgetAndReport"):
+        d = sorted(r[guard] - r["none"] for r in rounds)
+        n = len(d)
+        mean = sum(d) / n
+        sd = (sum((x - mean) ** 2 for x in d) / (n - 1)) ** 0.5
+        half = 3.291 * sd / n ** 0.5
+        median = d[n // 2] if n % 2 else (d[n // 2 - 1] + d[n // 2]) / 2
+        within = "yes" if mean <= TARGETS[guard] else "**no**"
+        print(f"| `{guard}` | +{ms(mean)} ± {fixed(half, 3)} | +{ms(median)} |"
+              f" +{ms(TARGETS[guard])} | {within} |")
+    print()
+
+
 def main(directory):
     cost, first = rows(os.path.join(directory, "suite-cost.json"), "guard")
     parallel, _ = rows(os.path.join(directory, "parallel.json"), "execution")
@@ -67,6 +101,7 @@ def main(directory):
         print(f"| `{guard}` | {what} | {ms(score)} ± {fixed(error, 3)} | {over} | {allowed}"
               f" | {within} |")
     print()
+    pairs(directory)
     print("## Exact budgets in JUnit's parallel mode\n")
     print("The same 300 tests under `@ExpectRoundTrips(exactly = 4)` beside 300 with no budget"
           " (600 tests), one at a time and in JUnit's parallel mode (methods and classes"

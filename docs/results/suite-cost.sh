@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# What latency-lab costs a suite of short tests (SuiteCostBenchmark) and whether exact budgets
-# hold in JUnit's parallel mode (ParallelSuiteBenchmark): both run (about 5 minutes on 2
-# cores), their JMH JSON and the environment kept in docs/results/suite-cost/, the page written
+# What latency-lab costs a suite of short tests (SuiteCostBenchmark, then SuiteCostPairs) and
+# whether exact budgets hold in JUnit's parallel mode (ParallelSuiteBenchmark): all run (about
+# 8 minutes on 2 cores), their JMH JSON and the environment kept in docs/results/suite-cost/, the page written
 # from them. Needs the benchmarks jar: ./mvnw -q package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,6 +12,13 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 java -jar "$jar" SuiteCostBenchmark -rf json -rff "$out/suite-cost.json" | tee "$log"
 java -jar "$jar" ParallelSuiteBenchmark -rf json -rff "$out/parallel.json" | tee -a "$log"
+# the guards' costs again, in pairs: each round of one JVM runs the three suites in a shuffled
+# order, so that a machine that drifts moves a guard and its reference alike; three JVMs
+rm -f "$out"/pairs-*.json
+for fork in 1 2 3; do
+  java -cp "$jar" io.github.latencylab.bench.suite.SuiteCostPairs "$out/pairs-$fork.json" 20 5 \
+    | grep -E '^(round|warm-up) ' | sed "s/^/pairs $fork: /"
+done
 {
   # the Lab the suites ran on (SuiteLauncher's line): its PostgreSQL and settings, Toxiproxy,
   # pgjdbc, the added RTT

@@ -292,9 +292,23 @@ public final class LabConfig {
 
   @Override
   public String toString() {
+    return described(false);
+  }
+
+  /**
+   * The settings that make the Lab, as {@link #toString()} writes them: two configurations
+   * with the same are served by one Lab ({@link Setting#ofTheRunOnly()} aside).
+   */
+  public String labKey() {
+    return described(true);
+  }
+
+  private String described(boolean labOnly) {
     StringBuilder out = new StringBuilder("LabConfig{");
     for (Setting s : Setting.values()) {
-      out.append(s.property()).append('=').append(shown(s)).append(", ");
+      if (!labOnly || !s.ofTheRunOnly()) {
+        out.append(s.property()).append('=').append(shown(s)).append(", ");
+      }
     }
     return out.append('}').toString().replace(", }", "}");
   }

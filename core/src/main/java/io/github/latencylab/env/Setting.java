@@ -160,6 +160,18 @@ public enum Setting {
     return description;
   }
 
+  /**
+   * A setting of a JUnit run (its report, audit, baseline, findings, call sites), not of the Lab
+   * it runs on: runs whose settings differ only in these share one Lab.
+   */
+  public boolean ofTheRunOnly() {
+    return switch (this) {
+      case AUDIT, FINDINGS, REPORT, REPORT_DIR, REPORT_BASELINE, UPDATE_BASELINE,
+          CALL_SITES_EXCLUDE, CALL_SITES_INCLUDE -> true;
+      default -> false;
+    };
+  }
+
   /** Where a value comes from, for error messages: "-Dlatencylab.backend" or the env var. */
   String sourceOf(Map<String, String> properties, Map<String, String> environment) {
     if (properties.containsKey(property)) {

@@ -179,11 +179,16 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   }
 
   static Lab started(LabConfig config) {
-    CallSites.exclude(prefixes(config.get(Setting.CALL_SITES_EXCLUDE)));
-    CallSites.include(prefixes(config.get(Setting.CALL_SITES_INCLUDE)));
+    callSites(config);
     Lab lab = Lab.start(config);
     expose(lab);
     return lab;
+  }
+
+  /** {@code config}'s call-site prefixes, added to this JVM's. */
+  static void callSites(LabConfig config) {
+    CallSites.exclude(prefixes(config.get(Setting.CALL_SITES_EXCLUDE)));
+    CallSites.include(prefixes(config.get(Setting.CALL_SITES_INCLUDE)));
   }
 
   private static List<String> prefixes(String commaSeparated) {

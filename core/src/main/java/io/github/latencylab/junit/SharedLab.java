@@ -118,9 +118,14 @@ public final class SharedLab {
     return junit;
   }
 
-  /** The run's Lab of {@code config}, started if there is none open. */
+  /**
+   * The run's Lab of {@code config}, started if there is none open: one Lab for the runs whose
+   * settings differ only in their own (a report in one run, none in the next: {@link
+   * LabConfig#labKey()}), each run's call-site prefixes added.
+   */
   static Lab labFor(LabConfig config) {
-    return LABS.compute(config.toString(), (key, lab) -> lab != null && !lab.isClosed() ? lab
+    LabExtension.callSites(config);
+    return LABS.compute(config.labKey(), (key, lab) -> lab != null && !lab.isClosed() ? lab
         : LabExtension.started(config));
   }
 

@@ -167,4 +167,16 @@ class LabConfigTest {
         .isEqualTo("LATENCYLAB_TOXIPROXY_SERVER");
     assertThat(Setting.CALIBRATE.environmentVariable()).isEqualTo("LATENCYLAB_RTT_CALIBRATE");
   }
+
+  @Test
+  void runsThatDifferOnlyInTheirOwnSettingsShareALab() {
+    LabConfig plain = LabConfig.from(Map.of(), Map.of());
+    LabConfig reported = plain.with(Setting.REPORT, "true").with(Setting.AUDIT, "true")
+        .with(Setting.REPORT_DIR, "elsewhere").with(Setting.CALL_SITES_EXCLUDE, "com.x.");
+
+    assertThat(reported.labKey()).isEqualTo(plain.labKey()).doesNotContain("latencylab.report");
+    assertThat(reported.toString()).isNotEqualTo(plain.toString());
+    assertThat(plain.with(Setting.BACKEND, "external").labKey()).isNotEqualTo(plain.labKey());
+    assertThat(plain.with(Setting.RELAY, "true").labKey()).isNotEqualTo(plain.labKey());
+  }
 }
