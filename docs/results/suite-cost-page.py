@@ -37,6 +37,37 @@ def ms(v):
     return fixed(v, 3) + " ms"
 
 
+def cold(directory, warm_none):
+    """The section of the first runs of fresh JVMs (suite-cost-cold.json)."""
+    path = os.path.join(directory, "suite-cost-cold.json")
+    if not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as f:
+        runs = json.load(f)
+    first = {}
+    for r in runs:
+        samples = [s for fork in r["primaryMetric"]["rawData"] for s in fork]
+        first[r["params"]["guard"]] = samples
+    none = sum(first["none"]) / len(first["none"])
+    print("### The first run of a fresh JVM\n")
+    print(f"The same suites run once in each of {len(first['none'])} fresh JVMs (`-wi 0 -i 1 -f"
+          f" {len(first['none'])}`): the test classes, JUnit, pgjdbc and latency-lab loaded and"
+          " their code not compiled yet, as a build's test run meets them. What a guard adds"
+          " here is paid once a JVM, about the suite's 300 tests times the difference, and"
+          f" spreads over a longer suite (`none` warm: {ms(warm_none)}).\n")
+    print("| guard | ms per test, each JVM | mean | over `none` |")
+    print("|---|---|---:|---:|")
+    for guard, _ in GUARDS:
+        samples = first.get(guard)
+        if not samples:
+            continue
+        mean = sum(samples) / len(samples)
+        over = "-" if guard == "none" else "+" + ms(mean - none)
+        print(f"| `{guard}` | {', '.join(fixed(s, 2) for s in samples)} | {ms(mean)} |"
+              f" {over} |")
+    print()
+
+
 def pairs(directory):
     """The section of SuiteCostPairs' runs (pairs-N.json): each guard less the unbudgeted suite
     of the same round."""
@@ -101,6 +132,7 @@ def main(directory):
         print(f"| `{guard}` | {what} | {ms(score)} ± {fixed(error, 3)} | {over} | {allowed}"
               f" | {within} |")
     print()
+    cold(directory, none)
     pairs(directory)
     print("## Exact budgets in JUnit's parallel mode\n")
     print("The same 300 tests under `@ExpectRoundTrips(exactly = 4)` beside 300 with no budget"

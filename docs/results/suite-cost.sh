@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What latency-lab costs a suite of short tests (SuiteCostBenchmark, then SuiteCostPairs) and
 # whether exact budgets hold in JUnit's parallel mode (ParallelSuiteBenchmark): all run (about
-# 8 minutes on 2 cores), their JMH JSON and the environment kept in docs/results/suite-cost/, the page written
+# 12 minutes on 2 cores), their JMH JSON and the environment kept in docs/results/suite-cost/, the page written
 # from them. Needs the benchmarks jar: ./mvnw -q package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -11,6 +11,10 @@ mkdir -p "$out"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 java -jar "$jar" SuiteCostBenchmark -rf json -rff "$out/suite-cost.json" | tee "$log"
+# the first run of a fresh JVM under each guard: what a suite run once pays, classes loaded and
+# latency-lab's code not compiled yet
+java -jar "$jar" SuiteCostBenchmark -wi 0 -i 1 -f 5 -rf json -rff "$out/suite-cost-cold.json" \
+  | tee -a "$log"
 java -jar "$jar" ParallelSuiteBenchmark -rf json -rff "$out/parallel.json" | tee -a "$log"
 # the guards' costs again, in pairs: each round of one JVM runs the three suites in a shuffled
 # order, so that a machine that drifts moves a guard and its reference alike; three JVMs

@@ -37,10 +37,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * connections) and checks the server's sessions on a connection of its own; the report reads
  * each statement shape's plan once a run. Score: ms per test, the suite's wall time over its
  * 300 tests (JUnit's discovery included: the same in every guard), at no added RTT.
+ *
+ * <p>Twelve warm-up runs: with the report on, a fork's runs kept getting faster until about the
+ * tenth (6.98, 4.93, 4.09, 3.27, 3.52, 2.32, 3.33, 2.53, 2.67, 1.94, 1.86, 1.69 ms a test, then
+ * 1.5-1.9), latency-lab's code compiled as the JIT gets to it; with three, the measured runs
+ * still held that. What the first run of a fresh JVM costs, its classes loaded and its code
+ * interpreted, is measured apart ({@code -wi 0 -i 1}: docs/results/suite-cost.sh).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3)
+@Warmup(iterations = 12)
 @Measurement(iterations = 10)
 @Fork(3)
 @OperationsPerInvocation(RepositoryTests.TESTS)
