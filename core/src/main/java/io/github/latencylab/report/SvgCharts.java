@@ -61,12 +61,14 @@ public final class SvgCharts {
     String timeIs = tests ? "Test time at 0 ms, priced by the model at other RTTs" : JMH_TIME;
     List<Chart> charts = new ArrayList<>();
     ReportWriter.bySuite(results).forEach((suite, cells) -> {
+      // a strategy keeps its color across a suite's charts; a test report's chart colors its own
+      Map<String, Integer> suiteColors = colors(cells);
       Map<Map<String, String>, List<Cell>> byParams =
           new TreeMap<>(Series::compareParams);
       cells.forEach(m -> byParams.computeIfAbsent(m.params(), k -> new ArrayList<>()).add(m));
       byParams.forEach((params, all) -> {
         List<Cell> group = tests ? costliest(all, TESTS_CHARTED) : all;
-        Map<String, Integer> colors = colors(group);
+        Map<String, Integer> colors = tests ? colors(group) : suiteColors;
         String of = group.size() == all.size() ? "" : " (" + strategies(group)
             + " costliest of " + strategies(all) + " tests)";
         // a test class by its simple name: a package would push the title off the chart

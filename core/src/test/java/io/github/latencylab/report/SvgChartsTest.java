@@ -198,6 +198,19 @@ class SvgChartsTest {
   }
 
   @Test
+  void aStrategyKeepsItsColorAcrossASuitesCharts() {
+    List<Cell> cells = List.of(
+        Cells.measured("S", "a", Map.of("rows", "1"), "20ms", 20, 30, 2, 2),
+        Cells.measured("S", "b", Map.of("rows", "1"), "20ms", 20, 40, 3, 3),
+        Cells.measured("S", "b", Map.of("rows", "2"), "20ms", 20, 50, 3, 3));
+    Chart rows2 = SvgCharts.all(new Results("bench", "2026-12-07T18:40:00Z", null, null, cells))
+        .stream().filter(c -> c.params().equals(Map.of("rows", "2"))
+            && c.kind() == Kind.ROUND_TRIPS).findFirst().orElseThrow();
+
+    assertThat(rows2.svg()).contains(SvgCharts.COLORS[1]).doesNotContain(SvgCharts.COLORS[0]);
+  }
+
+  @Test
   void textIsEscaped() throws Exception {
     String name = "a<b & \"c\" 'd'>";
     List<Cell> cells = List.of(
