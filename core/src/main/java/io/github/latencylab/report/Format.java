@@ -146,6 +146,15 @@ public final class Format {
   // decimal that is v), without parsing a format for every number: a suite's report writes
   // thousands
   static String fixed(double v, int decimals) {
+    return fixed(v, decimals, true);
+  }
+
+  /** String.format(Locale.ROOT, "%.<decimals>f", v): {@link #fixed} without the grouping. */
+  static String plain(double v, int decimals) {
+    return fixed(v, decimals, false);
+  }
+
+  private static String fixed(double v, int decimals, boolean grouped) {
     if (!Double.isFinite(v)) {
       return Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
     }
@@ -158,7 +167,7 @@ public final class Format {
       out.append('-'); // -0.001 prints "0.00", not "-0.00"
     }
     for (int i = 0; i < whole; i++) {
-      if (i > 0 && (whole - i) % 3 == 0) {
+      if (grouped && i > 0 && (whole - i) % 3 == 0) {
         out.append(',');
       }
       out.append(digits.charAt(i));

@@ -165,11 +165,11 @@ public final class LatencyModel {
   public String describe(double addedRttMs) {
     if (points.size() == 1) {
       Cell p = points.get(0);
-      return String.format(Locale.ROOT, "%.3f ms + %s x (%.3f - %.3f) ms",
-          p.timeMs(), paidRtts(), addedRttMs, p.addedRttMs());
+      return Format.plain(p.timeMs(), 3) + " ms + " + paidRtts() + " x ("
+          + Format.plain(addedRttMs, 3) + " - " + Format.plain(p.addedRttMs(), 3) + ") ms";
     }
-    return String.format(Locale.ROOT, "%.3f ms (T0, least squares over %d RTTs) + %s x %.3f ms",
-        t0Ms, points.size(), paidRtts(), addedRttMs);
+    return Format.plain(t0Ms, 3) + " ms (T0, least squares over " + points.size() + " RTTs) + "
+        + paidRtts() + " x " + Format.plain(addedRttMs, 3) + " ms";
   }
 
   // "4 round trips", or "1 round trip + 5 window flights" where the window made transfers wait

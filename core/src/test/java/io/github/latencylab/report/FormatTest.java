@@ -44,6 +44,8 @@ class FormatTest {
       double expectedOf = Math.round(Math.abs(v) * Math.pow(10, decimals)) == 0 ? 0 : v;
       assertThat(Format.fixed(v, decimals)).as("%s to %d decimals", v, decimals)
           .isEqualTo(String.format(java.util.Locale.ROOT, "%,." + decimals + "f", expectedOf));
+      assertThat(Format.plain(v, decimals)).as("%s to %d decimals, not grouped", v, decimals)
+          .isEqualTo(String.format(java.util.Locale.ROOT, "%." + decimals + "f", expectedOf));
     }
   }
 

@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,12 +37,12 @@ public final class UncountedSql {
   // sessions the server has started on its database: one row with no session when none did
   private static final String SESSIONS = "SELECT %s, a.pid,"
       + " a.application_name, coalesce(host(a.client_addr), 'a local socket'), a.client_port,"
-      + " left(a.query, 120), clock_timestamp()"
+      + " left(a.query, 120), clock_timestamp()::text"
       + " FROM pg_stat_database d LEFT JOIN pg_stat_activity a ON a.datname = d.datname"
       + " AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()"
-      + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "' AND a.query_start >= ?"
+      + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "' AND a.query_start >= ?::timestamptz"
       + " WHERE d.datname = current_database()";
-  private static final String STARTED = "SELECT clock_timestamp(), %s"
+  private static final String STARTED = "SELECT clock_timestamp()::text, %s"
       + " FROM pg_stat_database d WHERE d.datname = current_database()";
   // pg_stat_database.sessions came with PostgreSQL 14; before it, -1: the open sessions only
   private static final String NO_COUNT = "-1::bigint";
@@ -61,10 +60,11 @@ public final class UncountedSql {
   private final long countedAtStart;
   private final String sessionsColumn;
   // what the server said at the start, and at the end (null: not read yet)
-  private Timestamp since;
+  // the server's clock as it writes it: bound back as text, no Calendar on the test's thread
+  private String since;
   private long serverAtStart;
   private Long serverNow;
-  private Timestamp serverClockNow;
+  private String serverClockNow;
   private boolean carried; // started from the last stretch's end, not a read of its own
   private final Map<Integer, String> seen = new LinkedHashMap<>();
 
@@ -101,7 +101,7 @@ public final class UncountedSql {
   }
 
   /** The server's clock and the sessions it had started, as read at a stretch's end. */
-  record Ended(Timestamp clock, long sessions) {
+  record Ended(String clock, long sessions) {
   }
 
   /** True once the start was read, or taken from the last stretch's end. */
@@ -141,7 +141,7 @@ public final class UncountedSql {
       @Override
       public void take(ResultSet rs) throws SQLException {
         rs.next();
-        since = rs.getTimestamp(1);
+        since = rs.getString(1);
         serverAtStart = rs.getLong(2);
       }
     };
@@ -157,7 +157,7 @@ public final class UncountedSql {
 
       @Override
       public int bind(PreparedStatement st, int first) throws SQLException {
-        st.setTimestamp(first, since);
+        st.setString(first, since);
         return first + 1;
       }
 
@@ -166,7 +166,7 @@ public final class UncountedSql {
         long now = serverAtStart;
         while (rs.next()) {
           now = rs.getLong(1);
-          serverClockNow = rs.getTimestamp(7);
+          serverClockNow = rs.getString(7);
           if (rs.getObject(2) != null) {
             seen.put(rs.getInt(2), "backend pid " + rs.getInt(2) + " (application_name '"
                 + rs.getString(3) + "', from " + rs.getString(4)
