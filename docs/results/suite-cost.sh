@@ -11,10 +11,15 @@ mkdir -p "$out"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 java -jar "$jar" SuiteCostBenchmark -rf json -rff "$out/suite-cost.json" | tee "$log"
-# the first run of a fresh JVM under each guard: what a suite run once pays, classes loaded and
-# latency-lab's code not compiled yet
-java -jar "$jar" SuiteCostBenchmark -wi 0 -i 1 -f 5 -rf json -rff "$out/suite-cost-cold.json" \
-  | tee -a "$log"
+# the first run of a fresh JVM under each guard (SuiteCostCold): what a suite run once pays,
+# classes loaded and latency-lab's code not compiled yet; five JVMs a guard, the guards interleaved
+rm -f "$out"/suite-cost-cold.json "$out"/cold-*.json
+for round in 1 2 3 4 5; do
+  for guard in none budget budgetAndReport audit; do
+    java -cp "$jar" io.github.latencylab.bench.suite.SuiteCostCold "$guard" \
+      "$out/cold-$round-$guard.json" | grep -E ', first run: ' | sed "s/^/cold $round: /"
+  done
+done
 java -jar "$jar" ParallelSuiteBenchmark -rf json -rff "$out/parallel.json" | tee -a "$log"
 # the guards' costs again, in pairs: each round of one JVM runs the three suites in a shuffled
 # order, so that a machine that drifts moves a guard and its reference alike; three JVMs

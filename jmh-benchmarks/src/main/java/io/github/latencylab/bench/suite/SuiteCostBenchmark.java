@@ -1,5 +1,6 @@
 package io.github.latencylab.bench.suite;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -42,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * tenth (6.98, 4.93, 4.09, 3.27, 3.52, 2.32, 3.33, 2.53, 2.67, 1.94, 1.86, 1.69 ms a test, then
  * 1.5-1.9), latency-lab's code compiled as the JIT gets to it; with three, the measured runs
  * still held that. What the first run of a fresh JVM costs, its classes loaded and its code
- * interpreted, is measured apart ({@code -wi 0 -i 1}: docs/results/suite-cost.sh).
+ * interpreted, is measured apart ({@link SuiteCostCold}).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -52,6 +53,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OperationsPerInvocation(RepositoryTests.TESTS)
 @State(Scope.Benchmark)
 public class SuiteCostBenchmark {
+
+  /** The guards, as {@code guard} takes them. */
+  static final List<String> GUARDS = List.of("none", "budget", "budgetAndReport", "audit");
 
   @Param({"none", "budget", "budgetAndReport", "audit"})
   public String guard;
@@ -66,8 +70,13 @@ public class SuiteCostBenchmark {
   /** The 300 tests, under {@code guard}; the tests that passed (all, or it throws). */
   @Benchmark
   public long suite() {
-    return suite.run(Map.of(), guard.startsWith("budget") ? RepositoryTests.Budgeted.class
-        : RepositoryTests.Unbudgeted.class);
+    return suite.run(Map.of(), tests(guard));
+  }
+
+  /** The suite a guard runs: the budgeted tests under a budget, else the unbudgeted ones. */
+  static Class<?> tests(String guard) {
+    return guard.startsWith("budget") ? RepositoryTests.Budgeted.class
+        : RepositoryTests.Unbudgeted.class;
   }
 
   @TearDown(Level.Trial)

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -64,6 +65,11 @@ final class SuiteLauncher implements AutoCloseable {
    * time would not be the suite's.
    */
   long run(Map<String, String> config, Class<?>... classes) {
+    return run(config, new TestExecutionListener() { }, classes);
+  }
+
+  /** {@link #run(Map, Class[])}, {@code watching} told of each test as surefire's are. */
+  long run(Map<String, String> config, TestExecutionListener watching, Class<?>... classes) {
     LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
         .configurationParameters(config);
     for (Class<?> c : classes) {
@@ -71,7 +77,7 @@ final class SuiteLauncher implements AutoCloseable {
     }
     LauncherDiscoveryRequest built = request.build();
     SummaryGeneratingListener listener = new SummaryGeneratingListener();
-    launcher.execute(built, listener);
+    launcher.execute(built, listener, watching);
     TestExecutionSummary summary = listener.getSummary();
     if (summary.getTotalFailureCount() > 0 || summary.getTestsSucceededCount() == 0) {
       throw new IllegalStateException(summary.getTotalFailureCount() + " of "
