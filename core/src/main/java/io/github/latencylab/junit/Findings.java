@@ -31,8 +31,9 @@ final class Findings {
         "A query per row: the same query with a key, each its own round trip; fetch them in one"
             + " query (join fetch, entity graph, batch fetch) or load by ids."),
     ROW_BY_ROW("row-by-row write", "latency-lab/row-by-row",
-        "The same write, one round trip each; batch them (addBatch/executeBatch,"
-            + " reWriteBatchedInserts), or send them as one statement or a COPY.");
+        "The same write, one round trip each; batch them (JDBC: addBatch/executeBatch,"
+            + " reWriteBatchedInserts; R2DBC: Statement.add(), Connection.createBatch(); Vert.x:"
+            + " executeBatch), or send them as one statement or a COPY.");
 
     final String label;
     final String ruleId;

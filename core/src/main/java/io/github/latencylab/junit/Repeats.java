@@ -27,7 +27,8 @@ final class Repeats {
   }
 
   /** One shape that ran more than once. */
-  record Repeat(String shape, long times, long roundTrips, Map<String, Long> callSites) {
+  record Repeat(String shape, long times, long roundTrips, Map<String, Long> callSites,
+      boolean relayed) {
 
     /**
      * A query per row: a query with a key ({@code ?}), each in its own round trip, not a
@@ -61,8 +62,10 @@ final class Repeats {
         return head + ": the same query each time";
       }
       if (rowByRow()) {
-        return head + ", one round trip each: row by row; batch them (addBatch/executeBatch,"
-            + " reWriteBatchedInserts) or send them as one statement";
+        return head + ", one round trip each: row by row; batch them (" + (relayed
+            ? "R2DBC: Statement.add() and one execute(), or Connection.createBatch(); Vert.x:"
+            + " executeBatch" : "addBatch/executeBatch, reWriteBatchedInserts")
+            + ") or send them as one statement";
       }
       return head;
     }
@@ -99,9 +102,11 @@ final class Repeats {
         return;
       }
       Set<String> trips = new HashSet<>();
+      boolean relayed = true;
       Map<String, Long> sites = new LinkedHashMap<>();
       for (WireStatement s : list) {
         trips.add(s.trip());
+        relayed &= s.relayed();
         if (s.callSite() != null) {
           sites.merge(s.callSite(), 1L, Long::sum);
         }
@@ -109,7 +114,7 @@ final class Repeats {
       Map<String, Long> sorted = new LinkedHashMap<>();
       sites.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
           .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-      repeats.add(new Repeat(shape, list.size(), trips.size(), sorted));
+      repeats.add(new Repeat(shape, list.size(), trips.size(), sorted, relayed));
     });
     repeats.sort(Comparator.comparingLong(Repeat::times).reversed());
     return repeats;

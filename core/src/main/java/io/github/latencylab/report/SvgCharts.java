@@ -51,6 +51,7 @@ public final class SvgCharts {
   public static final String GRID = "#e4e4e4";
   private static final String GRID_MINOR = "#f2f2f2";
   private static final String JMH_TIME = "Mean time per operation (JMH)";
+  private static final String STRATEGY = "strategy";
 
   private SvgCharts() {
   }
@@ -77,7 +78,7 @@ public final class SvgCharts {
         String timeTitle = timeTitle(shown, params) + of;
         String tripsTitle = roundTripsTitle(shown, params) + of;
         charts.add(new Chart(suite, params, Kind.TIME_VS_RTT, name + "-time.svg", timeTitle,
-            timeVsRtt(timeTitle, group, colors, timeIs)));
+            timeVsRtt(timeTitle, group, colors, timeIs, tests ? "test" : STRATEGY)));
         charts.add(new Chart(suite, params, Kind.ROUND_TRIPS, name + "-round-trips.svg",
             tripsTitle, roundTrips(tripsTitle, group, colors)));
       });
@@ -111,13 +112,13 @@ public final class SvgCharts {
 
   /** Time per operation against RTT for one suite and parameters, one line per strategy. */
   static String timeVsRtt(String suite, Map<String, String> params, List<Cell> cells) {
-    return timeVsRtt(timeTitle(suite, params), cells, colors(cells), JMH_TIME);
+    return timeVsRtt(timeTitle(suite, params), cells, colors(cells), JMH_TIME, STRATEGY);
   }
 
   /** The same, for times not measured by JMH: {@code timeIs} says what they are. */
   static String timeVsRtt(String suite, Map<String, String> params,
       List<Cell> cells, String timeIs) {
-    return timeVsRtt(timeTitle(suite, params), cells, colors(cells), timeIs);
+    return timeVsRtt(timeTitle(suite, params), cells, colors(cells), timeIs, STRATEGY);
   }
 
   /** Round trips per operation for one suite and parameters, one bar per strategy. */
@@ -140,8 +141,9 @@ public final class SvgCharts {
     }
   }
 
+  // what a line is, for the legend: a benchmark's strategy, a test report's test
   private static String timeVsRtt(String title, List<Cell> cells, Map<String, Integer> colors,
-      String timeIs) {
+      String timeIs, String lineIs) {
     Map<String, List<Cell>> byStrategy = new TreeMap<>();
     for (Cell m : cells) {
       if (m.rtt().millis() > 0 && m.timeMs() > 0 && Double.isFinite(m.timeMs())) {
@@ -261,7 +263,7 @@ public final class SvgCharts {
     // legend
     double lx = plotRight + 24;
     double ly = TOP + 4;
-    svg.text(lx, ly, "start", 12, "bold", INK, "strategy (slowest first)");
+    svg.text(lx, ly, "start", 12, "bold", INK, lineIs + " (slowest first)");
     ly += 22;
     for (Line s : series) {
       String color = COLORS[s.color() % COLORS.length];

@@ -495,7 +495,7 @@ public final class WireCounter {
     // the values are read out of the Bind only where a test traces: never in the benchmarks
     WireStatement statement = new WireStatement(text, o == null ? null : parameters.get(),
         valueBytes, o == null ? null : o.chain(), o == null ? null : o.overhead(),
-        connectionNumber, tripsStarted, o == null ? null : o.route());
+        connectionNumber, tripsStarted, o == null ? null : o.route(), relayed);
     if (o != null) {
       addOverhead(o.overhead(), 1, 1);
     }

@@ -20,10 +20,12 @@ import java.util.List;
  * @param endpoint the HTTP route whose handler sent it (the nearest handler method on the stack),
  *     {@code GET /owners/{ownerId}}; null when no handler was on the stack, or the counter was
  *     not tracing
+ * @param relayed sent by a client the Lab counts at its relay (R2DBC, Vert.x), not by pgjdbc
+ *     through its socket factory
  */
 public record WireStatement(String sql, List<BoundParameter> parameters, long valueBytes,
     List<CodeLine> chain, Overhead overhead, int connection, long roundTrip,
-    String endpoint) {
+    String endpoint, boolean relayed) {
 
   /**
    * The first frame of the application on the stack that sent it, e.g. {@code

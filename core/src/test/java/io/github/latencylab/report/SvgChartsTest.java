@@ -92,6 +92,7 @@ class SvgChartsTest {
         "executeBatch", "executeEach", "measured", "predicted (model)");
     assertThat(texts(d)).doesNotContain("1 ms", "1,000 s");
     // legend: slowest first, with round trips and the time at the highest RTT
+    assertThat(texts(d)).contains("strategy (slowest first)");
     assertThat(texts(d)).containsSubsequence("executeEach",
         "1,000 RT/op \u00b7 20.09 s at 20ms (model)", "executeBatch",
         "4 RT/op \u00b7 94.00 ms at 20ms");
@@ -192,6 +193,9 @@ class SvgChartsTest {
       assertThat(c.fileName()).startsWith("com.example.RepositoryTest");
       assertThat(c.svg()).contains("test30", "test19").doesNotContain("test18", "test01");
     });
+    // its time chart's legend lists tests, not strategies
+    assertThat(charts.get(0).svg()).contains(">test (slowest first)<")
+        .doesNotContain("strategy (slowest first)");
     // a benchmark's strategies are all drawn
     assertThat(SvgCharts.all(new Results("bench", "2026-12-07T17:00:00Z", null, null, cells)))
         .allSatisfy(c -> assertThat(c.svg()).contains("test01"));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class BackendTapTest {
 
   private static WireStatement statement(String sql) {
-    return new WireStatement(sql, List.of(), 0, null, null, 1, 1, null);
+    return new WireStatement(sql, List.of(), 0, null, null, 1, 1, null, false);
   }
 
   @Test
