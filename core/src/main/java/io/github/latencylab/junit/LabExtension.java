@@ -97,8 +97,8 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
 
   private static final Namespace NAMESPACE = Namespace.create(LabExtension.class);
   // a template's invocation, a dynamic test or container: "[test-template-invocation:#2]"
-  private static final Pattern INVOCATION = Pattern.compile(
-      "\\[(?:test-template-invocation|dynamic-test|dynamic-container):#(\\d+)]");
+  private static final java.util.Set<String> INVOCATIONS =
+      java.util.Set.of("test-template-invocation", "dynamic-test", "dynamic-container");
   private static final String PREVIOUS = "previous lab";
   private static final String COUNTED = "counted";
   private static final ThreadLocal<Lab> CURRENT = new ThreadLocal<>();
@@ -488,10 +488,15 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
       name += Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
           .collect(java.util.stream.Collectors.joining(",", "(", ")"));
     }
+    // each "[test-template-invocation:#2]" segment's number, scanned: no regex once a test
     List<String> invocation = new ArrayList<>();
-    Matcher m = INVOCATION.matcher(uniqueId);
-    while (m.find()) {
-      invocation.add(m.group(1));
+    for (int at = uniqueId.indexOf(":#"); at >= 0; at = uniqueId.indexOf(":#", at + 2)) {
+      int close = uniqueId.indexOf(']', at);
+      String number = close < 0 ? "" : uniqueId.substring(at + 2, close);
+      if (INVOCATIONS.contains(uniqueId.substring(uniqueId.lastIndexOf('[', at) + 1, at))
+          && !number.isEmpty() && number.chars().allMatch(Character::isDigit)) {
+        invocation.add(number);
+      }
     }
     return Series.of(testClass.getName(), name + (invocation.isEmpty() ? ""
         : "[" + String.join(".", invocation) + "]"), java.util.Map.of());

@@ -81,6 +81,14 @@ public final class CallSites {
       return Optional.ofNullable(location(type));
     }
   };
+  // once a class: every frame of every statement's stack asks, and a fresh JVM's first tests
+  // run this interpreted (half a budget's own time there before it was kept)
+  private static final ClassValue<Boolean> GENERATED = new ClassValue<>() {
+    @Override
+    protected Boolean computeValue(Class<?> type) {
+      return isGenerated(type.getName()) || Proxy.isProxyClass(type);
+    }
+  };
   private static final List<String> EXCLUDED = new CopyOnWriteArrayList<>();
   private static final List<String> INCLUDED = new CopyOnWriteArrayList<>();
   // Reactive Streams' signals; Mutiny's item and failure signals share their names with the
@@ -228,10 +236,10 @@ public final class CallSites {
   }
 
   static boolean isApplication(Class<?> type) {
-    String name = type.getName();
-    if (isGenerated(name) || Proxy.isProxyClass(type)) {
+    if (GENERATED.get(type)) {
       return false;
     }
+    String name = type.getName();
     if (startsWithAny(name, INCLUDED)) {
       return OWN_CODE == null || !OWN_CODE.equals(LOCATION.get(type).orElse(null));
     }

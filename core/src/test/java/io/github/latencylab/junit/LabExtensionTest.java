@@ -35,6 +35,20 @@ class LabExtensionTest {
       LabExtension.withConfig(LabConfig.fromEnvironment().withBackend(BackendKind.EMBEDDED));
 
   @Test
+  void aTestsRowIsNamedByItsInvocationsInJUnitsUniqueId() throws Exception {
+    java.lang.reflect.Method m = Object.class.getMethod("hashCode");
+    String of = "[engine:junit-jupiter]/[class:com.example.T]";
+    assertThat(LabExtension.series(Object.class, m, of + "/[method:hashCode()]").strategy())
+        .isEqualTo("hashCode");
+    assertThat(LabExtension.series(Object.class, m, of + "/[test-template:hashCode()]"
+        + "/[test-template-invocation:#12]").strategy()).isEqualTo("hashCode[12]");
+    assertThat(LabExtension.series(Object.class, m, of + "/[test-factory:hashCode()]"
+        + "/[dynamic-container:#1]/[dynamic-test:#3]").strategy()).isEqualTo("hashCode[1.3]");
+    assertThat(LabExtension.series(Object.class, m, of + "/[method:odd:#1()]").strategy())
+        .isEqualTo("hashCode");
+  }
+
+  @Test
   void injectsTheSharedLabItsDataSourceAndCounter(Lab lab, DataSource dataSource,
       WireDataSource wireDataSource, WireCounter counter) {
     assertThat(lab.backend()).isEqualTo(BackendKind.EMBEDDED);
