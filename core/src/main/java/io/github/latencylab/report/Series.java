@@ -82,8 +82,8 @@ public record Series(String suite, String strategy, SortedMap<String, String> pa
 
   /** Parameters by name, then value, numbers as numbers. */
   static int compareParams(Map<String, String> a, Map<String, String> b) {
-    Iterator<Map.Entry<String, String>> x = new TreeMap<>(a).entrySet().iterator();
-    Iterator<Map.Entry<String, String>> y = new TreeMap<>(b).entrySet().iterator();
+    Iterator<Map.Entry<String, String>> x = byName(a).entrySet().iterator();
+    Iterator<Map.Entry<String, String>> y = byName(b).entrySet().iterator();
     while (x.hasNext() && y.hasNext()) {
       Map.Entry<String, String> p = x.next();
       Map.Entry<String, String> q = y.next();
@@ -96,6 +96,12 @@ public record Series(String suite, String strategy, SortedMap<String, String> pa
       }
     }
     return Boolean.compare(x.hasNext(), y.hasNext());
+  }
+
+  // a series' own parameters are sorted by name already: a report's sort compares thousands
+  private static SortedMap<String, String> byName(Map<String, String> params) {
+    return params instanceof SortedMap<String, String> sorted && sorted.comparator() == null
+        ? sorted : new TreeMap<>(params);
   }
 
   private static int compareValues(String a, String b) {
