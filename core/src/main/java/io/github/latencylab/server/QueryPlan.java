@@ -3,6 +3,7 @@ package io.github.latencylab.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.latencylab.wire.BoundParameter;
+import io.github.latencylab.wire.SqlShape;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,14 +48,14 @@ public record QueryPlan(String fingerprint, long queryId, Map<String, Long> tabl
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+)");
-  private static final Pattern PLANNED = Pattern.compile(
-      "(?is)^\\s*(select|insert|update|delete|with|values|table|merge)\\b.*");
+  private static final Set<String> PLANNED = Set.of("select", "insert", "update", "delete",
+      "with", "values", "table", "merge");
   private static final String PREPARED = "latency_lab_plan";
 
   /** Whether a statement of this SQL has a plan to read (a query or DML, not a utility). */
   public static boolean planned(String sql) {
     String s = withoutSemicolon(sql);
-    return PLANNED.matcher(s).matches() && s.indexOf(';') < 0; // one statement
+    return PLANNED.contains(SqlShape.firstWord(s)) && s.indexOf(';') < 0; // one statement
   }
 
   private static String withoutSemicolon(String sql) {

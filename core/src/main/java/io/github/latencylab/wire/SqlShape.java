@@ -1,6 +1,7 @@
 package io.github.latencylab.wire;
 
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -79,35 +80,41 @@ public final class SqlShape {
         && !s.contains(" update ") && !s.contains(" delete "));
   }
 
-  /** True for BEGIN, COMMIT, ROLLBACK, SAVEPOINT and the like: not worth grouping. */
   /**
    * True for a statement after which another's plan may differ: DDL (an index created or
    * dropped), statistics taken again (ANALYZE, VACUUM), a table rewritten or emptied. Read from
    * its first word, so that every statement the wire sees can be asked cheaply.
    */
   public static boolean changesPlans(String sql) {
-    int i = 0;
-    while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-      i++;
-    }
-    for (String word : PLAN_CHANGERS) {
-      int end = i + word.length();
-      if (sql.regionMatches(true, i, word, 0, word.length())
-          && (end == sql.length() || !Character.isLetter(sql.charAt(end)))) {
-        return true;
-      }
-    }
-    return false;
+    return PLAN_CHANGERS.contains(firstWord(sql));
   }
 
-  private static final String[] PLAN_CHANGERS = {"CREATE", "DROP", "ALTER", "ANALYZE",
-      "ANALYSE", "VACUUM", "CLUSTER", "REINDEX", "TRUNCATE", "REFRESH", "IMPORT"};
+  private static final Set<String> PLAN_CHANGERS = Set.of("create", "drop", "alter", "analyze",
+      "analyse", "vacuum", "cluster", "reindex", "truncate", "refresh", "import");
+  private static final Set<String> TRANSACTION_CONTROL = Set.of("begin", "commit", "rollback",
+      "savepoint", "release", "start", "end", "abort");
 
+  /** True for BEGIN, COMMIT, ROLLBACK, SAVEPOINT and the like: not worth grouping. */
   public static boolean isTransactionControl(String shape) {
-    String s = shape.strip().toLowerCase(Locale.ROOT);
-    return s.isEmpty() || s.startsWith("begin") || s.startsWith("commit")
-        || s.startsWith("rollback") || s.startsWith("savepoint") || s.startsWith("release")
-        || s.startsWith("start transaction") || s.startsWith("end");
+    return shape.isBlank() || TRANSACTION_CONTROL.contains(firstWord(shape));
+  }
+
+  /**
+   * The statement's first word in lower case ("select", "with", "create"), leading whitespace
+   * skipped; empty when it starts with no word. What the wire asks of every statement, read
+   * without a regex or a copy of the whole text.
+   */
+  public static String firstWord(String sql) {
+    int start = 0;
+    while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+      start++;
+    }
+    int end = start;
+    while (end < sql.length() && (Character.isLetterOrDigit(sql.charAt(end))
+        || sql.charAt(end) == '_')) {
+      end++;
+    }
+    return sql.substring(start, end).toLowerCase(Locale.ROOT);
   }
 
   /**

@@ -47,6 +47,13 @@ class SqlShapeTest {
     assertThat(SqlShape.isTransactionControl("COMMIT")).isTrue();
     assertThat(SqlShape.isTransactionControl("")).isTrue();
     assertThat(SqlShape.isTransactionControl("select 1")).isFalse();
+    assertThat(SqlShape.isTransactionControl("(select 1) union (select 2)")).isFalse();
+    assertThat(SqlShape.isTransactionControl("START TRANSACTION ISOLATION LEVEL SERIALIZABLE"))
+        .isTrue();
+    assertThat(SqlShape.isTransactionControl("select * from endpoints")).isFalse();
+    assertThat(SqlShape.firstWord("\n  WITH x AS (select 1) select 2")).isEqualTo("with");
+    assertThat(SqlShape.firstWord("select*from t")).isEqualTo("select");
+    assertThat(SqlShape.firstWord("(select 1)")).isEmpty();
   }
 
   @Test
