@@ -66,7 +66,17 @@ public final class UncountedSql {
   private Long serverNow;
   private String serverClockNow;
   private boolean carried; // started from the last stretch's end, not a read of its own
-  private final Map<Integer, String> seen = new LinkedHashMap<>();
+  private final Map<Integer, Session> seen = new LinkedHashMap<>();
+
+  // a session that ran SQL meanwhile, as the server showed it: described only for a finding
+  // (a test's own pooled connections are among them every time)
+  private record Session(int pid, String application, String from, int port, String query) {
+    String describe() {
+      return "backend pid " + pid + " (application_name '" + application + "', from " + from
+          + (port > 0 ? ":" + port : "") + ", last `" + query.replaceAll("\\s+", " ").strip()
+          + "`)";
+    }
+  }
 
   private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
       LongSupplier sessionsCounted, String labName, int serverVersionNum) {
@@ -168,10 +178,8 @@ public final class UncountedSql {
           now = rs.getLong(1);
           serverClockNow = rs.getString(7);
           if (rs.getObject(2) != null) {
-            seen.put(rs.getInt(2), "backend pid " + rs.getInt(2) + " (application_name '"
-                + rs.getString(3) + "', from " + rs.getString(4)
-                + (rs.getInt(5) > 0 ? ":" + rs.getInt(5) : "") + ", last `"
-                + rs.getString(6).replaceAll("\\s+", " ").strip() + "`)");
+            seen.put(rs.getInt(2), new Session(rs.getInt(2), rs.getString(3), rs.getString(4),
+                rs.getInt(5), rs.getString(6)));
           }
         }
         serverNow = now;
@@ -212,7 +220,7 @@ public final class UncountedSql {
     Set<Integer> known = counted.get();
     seen.forEach((pid, session) -> {
       if (!known.contains(pid)) {
-        sessions.add(session);
+        sessions.add(session.describe());
       }
     });
     if (sessions.isEmpty()) {
