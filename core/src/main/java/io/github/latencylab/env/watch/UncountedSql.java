@@ -46,6 +46,10 @@ public final class UncountedSql {
       + " FROM pg_stat_database d WHERE d.datname = current_database()";
   // pg_stat_database.sessions came with PostgreSQL 14; before it, -1: the open sessions only
   private static final String NO_COUNT = "-1::bigint";
+  private static final String STARTED_14 = String.format(STARTED, "d.sessions");
+  private static final String STARTED_13 = String.format(STARTED, NO_COUNT);
+  private static final String SESSIONS_14 = String.format(SESSIONS, "d.sessions");
+  private static final String SESSIONS_13 = String.format(SESSIONS, NO_COUNT);
 
   // a connection being opened as the stretch ends: its session counted by the server before
   // its BackendKeyData is read here; how long, at most, to wait for the Lab to count it
@@ -58,7 +62,9 @@ public final class UncountedSql {
   private final String labName;
   private final Map<String, Long> otherLabs;
   private final long countedAtStart;
-  private final String sessionsColumn;
+  // the two reads' SQL for this server: formatted once, not for every test
+  private final String startedSql;
+  private final String sessionsSql;
   // what the server said at the start, and at the end (null: not read yet)
   // the server's clock as it writes it: bound back as text, no Calendar on the test's thread
   private String since;
@@ -80,7 +86,9 @@ public final class UncountedSql {
 
   private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
       LongSupplier sessionsCounted, String labName, int serverVersionNum) {
-    this.sessionsColumn = serverVersionNum >= 140_000 ? "d.sessions" : NO_COUNT;
+    boolean counts = serverVersionNum >= 140_000;
+    this.startedSql = counts ? STARTED_14 : STARTED_13;
+    this.sessionsSql = counts ? SESSIONS_14 : SESSIONS_13;
     this.watch = watch;
     this.labId = labId;
     this.counted = counted;
@@ -145,7 +153,7 @@ public final class UncountedSql {
     return new OneTrip.Read() {
       @Override
       public String sql() {
-        return String.format(STARTED, sessionsColumn);
+        return startedSql;
       }
 
       @Override
@@ -162,7 +170,7 @@ public final class UncountedSql {
     return new OneTrip.Read() {
       @Override
       public String sql() {
-        return String.format(SESSIONS, sessionsColumn);
+        return sessionsSql;
       }
 
       @Override
