@@ -91,6 +91,7 @@ class WireRelayTest {
     plain.setPassword(lab.target().password());
     try (Connection c = plain.getConnection(); Statement st = c.createStatement()) {
       WireStats checks = lab.relay().checks().snapshot();
+      WireStats before = lab.wire().snapshot();
       WireStats cost = lab.wire().measure(() -> {
         for (int i = 0; i < 3; i++) {
           st.execute("SELECT 1");
@@ -99,6 +100,15 @@ class WireRelayTest {
       assertThat(cost.roundTrips()).isEqualTo(3);
       assertThat(cost.statements()).isEqualTo(3);
       assertThat(lab.relay().checks().snapshot()).as("not counted twice").isEqualTo(checks);
+      assertThat(lab.wire().statementsSince(before)).as("said to be the relay's")
+          .hasSize(3).allMatch(WireStatement::relayed);
+    }
+    try (Connection c = lab.dataSource().getConnection(); Statement st = c.createStatement()) {
+      WireCounter socket = lab.wire(c);
+      WireStats before = socket.snapshot();
+      st.execute("SELECT 1");
+      assertThat(socket.statementsSince(before)).as("pgjdbc's, counted at its socket")
+          .singleElement().matches(s -> !s.relayed());
     }
   }
 
