@@ -88,6 +88,14 @@ def cold(directory, warm_none):
             over = "-" if guard == "none" else f"+{ms(mine[i] - none[i])}"
             cells += [ms(mine[i]), over]
         print(f"| `{guard}` | " + " | ".join(cells) + " |")
+    allowed = []
+    for guard, limit in TARGETS.items():
+        if guard in runs:
+            over = stats(guard)[1] - none[1]
+            allowed.append(f"`{guard}` +{ms(over)} (allowed +{ms(limit)}:"
+                           f" {'yes' if over <= limit else '**no**'})")
+    print("\nThe median test over `none` against what a test may cost: " + ", ".join(allowed)
+          + ".")
     once = {g: (stats(g)[0] - stats(g)[1]) * len(runs[g][0]["testMs"]) for g in runs}
     print("\nPaid once a JVM beyond its tests' median, the run's wall time less 300 median tests: "
           + ", ".join(f"`{g}` {fixed(once[g], 0)} ms" for g, _ in GUARDS if g in once) + ".\n")
