@@ -82,7 +82,7 @@ public final class CallSites {
     }
   };
   // once a class: every frame of every statement's stack asks, and a fresh JVM's first tests
-  // run this interpreted (half a budget's own time there before it was kept)
+  // run this interpreted (half of a budget's own time under -Xint before it was kept)
   private static final ClassValue<Boolean> GENERATED = new ClassValue<>() {
     @Override
     protected Boolean computeValue(Class<?> type) {

@@ -40,7 +40,8 @@ public final class UncountedSql {
       + " left(a.query, 120), clock_timestamp()::text"
       + " FROM pg_stat_database d LEFT JOIN pg_stat_activity a ON a.datname = d.datname"
       + " AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()"
-      + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "' AND a.query_start >= ?::timestamptz"
+      + " AND a.application_name <> '" + OWN_APPLICATION_NAME + "'"
+      + " AND a.query_start >= ?::timestamptz"
       + " WHERE d.datname = current_database()";
   private static final String STARTED = "SELECT clock_timestamp()::text, %s"
       + " FROM pg_stat_database d WHERE d.datname = current_database()";
