@@ -44,15 +44,36 @@ def median(values):
 
 
 def cold(directory, warm_none):
-    """The section of the first runs of fresh JVMs (SuiteCostCold's cold-ROUND-GUARD.json)."""
-    runs = {}
+    """The section of the first runs of fresh JVMs (SuiteCostCold's cold-JIT-ROUND-GUARD.json):
+    a table for the JIT's default tiers, one for the JIT stopped at C1."""
+    by_jit = {}
     for name in sorted(os.listdir(directory)):
         if name.startswith("cold-") and name.endswith(".json"):
             with open(os.path.join(directory, name), encoding="utf-8") as f:
                 run = json.load(f)
-            runs.setdefault(run["guard"], []).append(run)
-    if "none" not in runs:
+            by_jit.setdefault(run.get("jit", ""), {}).setdefault(run["guard"], []).append(run)
+    if "none" not in by_jit.get("", {}):
         return
+    jvms = len(by_jit[""]["none"])
+    print("### The first run of a fresh JVM\n")
+    print(f"The same suites run once in each of {jvms} fresh JVMs a guard (`SuiteCostCold`, the"
+          " guards' JVMs interleaved): the test classes, JUnit, pgjdbc and latency-lab loaded"
+          " and their code not compiled yet, as a build's test run meets them. Each test's time"
+          " is JUnit's start to finish of it (its extensions' callbacks included); the median"
+          " test and the mean of the fastest 95% are what a test pays through that first run,"
+          " the wall time per test also what is paid once (the first test's loading, the report"
+          " written at the end). Means over the JVMs; what a guard adds over the suite's 300"
+          f" tests spreads over a longer one (`none` warm: {ms(warm_none)}).\n")
+    first_run(by_jit[""], "With the JIT's default tiers (what a JVM does unless told):")
+    c1 = "-XX:TieredStopAtLevel=1"
+    if "none" in by_jit.get(c1, {}):
+        first_run(by_jit[c1], f"With `{c1}`, a common flag for short test JVMs (surefire's"
+                  " `argLine`): compiled by C1 alone, no profiling tier and no C2 compiling on"
+                  " the cores the tests need:")
+
+
+def first_run(runs, title):
+    """One table of first runs: each guard's means over its JVMs, and what it adds."""
 
     def stats(guard):
         """Over the guard's JVMs, the means of: the run's wall time per test, its median test,
@@ -66,16 +87,7 @@ def cold(directory, warm_none):
         return [sum(j[i] for j in per_jvm) / len(per_jvm) for i in range(3)]
 
     none = stats("none")
-    jvms = len(runs["none"])
-    print("### The first run of a fresh JVM\n")
-    print(f"The same suites run once in each of {jvms} fresh JVMs a guard (`SuiteCostCold`, the"
-          " guards' JVMs interleaved): the test classes, JUnit, pgjdbc and latency-lab loaded"
-          " and their code not compiled yet, as a build's test run meets them. Each test's time"
-          " is JUnit's start to finish of it (its extensions' callbacks included); the median"
-          " test and the mean of the fastest 95% are what a test pays through that first run,"
-          " the wall time per test also what is paid once (the first test's loading, the report"
-          " written at the end). Means over the JVMs; what a guard adds over the suite's 300"
-          f" tests spreads over a longer one (`none` warm: {ms(warm_none)}).\n")
+    print(title + "\n")
     print("| guard | ms per test, the run's wall time | over `none` | median test | over `none`"
           " | mean of the fastest 95% | over `none` |")
     print("|---|---:|---:|---:|---:|---:|---:|")

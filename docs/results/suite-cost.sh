@@ -12,12 +12,18 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 java -jar "$jar" SuiteCostBenchmark -rf json -rff "$out/suite-cost.json" | tee "$log"
 # the first run of a fresh JVM under each guard (SuiteCostCold): what a suite run once pays,
-# classes loaded and latency-lab's code not compiled yet; five JVMs a guard, the guards interleaved
+# classes loaded and latency-lab's code not compiled yet; five JVMs a guard, the guards
+# interleaved, with the JIT's default tiers and stopped at C1
 rm -f "$out"/suite-cost-cold.json "$out"/cold-*.json
 for round in 1 2 3 4 5; do
-  for guard in none budget budgetAndReport audit; do
-    java -cp "$jar" io.github.latencylab.bench.suite.SuiteCostCold "$guard" \
-      "$out/cold-$round-$guard.json" | grep -E ', first run: ' | sed "s/^/cold $round: /"
+  for jit in default c1; do
+    for guard in none budget budgetAndReport audit; do
+      flags=()
+      [ "$jit" = c1 ] && flags=(-XX:TieredStopAtLevel=1)
+      java "${flags[@]}" -cp "$jar" io.github.latencylab.bench.suite.SuiteCostCold "$guard" \
+        "$out/cold-$jit-$round-$guard.json" | grep -E ', first run: ' \
+        | sed "s/^/cold $round ($jit): /"
+    done
   done
 done
 java -jar "$jar" ParallelSuiteBenchmark -rf json -rff "$out/parallel.json" | tee -a "$log"

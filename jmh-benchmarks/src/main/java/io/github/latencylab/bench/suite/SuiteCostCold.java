@@ -3,9 +3,11 @@ package io.github.latencylab.bench.suite;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -18,8 +20,11 @@ import org.junit.platform.launcher.TestIdentifier;
  * extensions' callbacks included) beside the suite's wall time, so that what is paid once a
  * JVM and what every test pays can be told apart (a median test against the mean).
  *
- * <p>{@code java -cp benchmarks.jar io.github.latencylab.bench.suite.SuiteCostCold GUARD
- * OUT.json}, one JVM per run: docs/results/suite-cost.sh starts them, the guards interleaved.
+ * <p>{@code java [-XX:TieredStopAtLevel=1] -cp benchmarks.jar
+ * io.github.latencylab.bench.suite.SuiteCostCold GUARD OUT.json}, one JVM per run:
+ * docs/results/suite-cost.sh starts them, the guards interleaved, with the JIT's default tiers
+ * and stopped at C1 (a common flag for short test JVMs: no profiling tier, no C2 compiling on
+ * the cores the tests need).
  */
 public final class SuiteCostCold {
 
@@ -35,6 +40,9 @@ public final class SuiteCostCold {
     ObjectMapper json = new ObjectMapper();
     ObjectNode result = json.createObjectNode();
     result.put("guard", guard);
+    // the JIT's flags the script started this JVM with (-XX:TieredStopAtLevel=1, or none)
+    result.put("jit", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("-XX:")).collect(Collectors.joining(" ")));
     ArrayNode tests = json.createArrayNode();
     Map<String, Long> begun = new ConcurrentHashMap<>();
     TestExecutionListener timing = new TestExecutionListener() {
