@@ -66,10 +66,8 @@ public final class SuiteCostPairs {
   private static double msPerTest(SuiteLauncher suite, String guard) {
     Map<String, String> config = guard.equals("budgetAndReport")
         ? Map.of(Setting.REPORT.property(), "true") : Map.of();
-    Class<?> tests = guard.equals("none") ? RepositoryTests.Unbudgeted.class
-        : RepositoryTests.Budgeted.class;
     long start = System.nanoTime();
-    long passed = suite.run(config, tests);
+    long passed = suite.run(config, SuiteCostBenchmark.tests(guard));
     return (System.nanoTime() - start) / 1e6 / passed;
   }
 }
