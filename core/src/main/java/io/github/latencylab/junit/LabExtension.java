@@ -443,7 +443,9 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
       return;
     }
     Lab lab = lab(context);
-    Series series = series(testClass, method, context.getUniqueId());
+    // the test's row, named only for the report: a budget alone never reads it
+    Series series = report.isEmpty() ? null
+        : series(testClass, method, context.getUniqueId());
     LatencyReport.Verdict[] verdict = new LatencyReport.Verdict[1];
     RoundTrips on = RoundTrips.on(lab);
     // an audited test without a budget of its own is reported, never failed, for what the Lab
@@ -494,12 +496,21 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
       int close = uniqueId.indexOf(']', at);
       String number = close < 0 ? "" : uniqueId.substring(at + 2, close);
       if (INVOCATIONS.contains(uniqueId.substring(uniqueId.lastIndexOf('[', at) + 1, at))
-          && !number.isEmpty() && number.chars().allMatch(Character::isDigit)) {
+          && isNumber(number)) {
         invocation.add(number);
       }
     }
     return Series.of(testClass.getName(), name + (invocation.isEmpty() ? ""
         : "[" + String.join(".", invocation) + "]"), java.util.Map.of());
+  }
+
+  private static boolean isNumber(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (!Character.isDigit(text.charAt(i))) {
+        return false;
+      }
+    }
+    return !text.isEmpty();
   }
 
   // per test class, read once (ClassValue: a framework's reloaded classes stay collectable)

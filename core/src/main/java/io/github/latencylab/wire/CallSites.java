@@ -66,13 +66,6 @@ public final class CallSites {
   // latency-lab's own classes: those of the jar (or directory) this class comes from, so that
   // a user's class in a package of the same name (latency-lab's own tests) stays the application
   private static final Path OWN_CODE = location(CallSites.class);
-  private static final ClassValue<Boolean> COMPILED_BY_THE_BUILD = new ClassValue<>() {
-    @Override
-    protected Boolean computeValue(Class<?> type) {
-      return compiledByTheBuild(LOCATION.get(type).orElse(null));
-    }
-  };
-
   // the frames an origin's chain holds: the call site and two callers above it
   private static final int CHAIN = 3;
   private static final ClassValue<Optional<Path>> LOCATION = new ClassValue<>() {
@@ -82,11 +75,11 @@ public final class CallSites {
     }
   };
   // once a class: every frame of every statement's stack asks, and a fresh JVM's first tests
-  // run this interpreted (half of a budget's own time under -Xint before it was kept)
-  private static final ClassValue<Boolean> GENERATED = new ClassValue<>() {
+  // run this interpreted, then with the JIT's profiling, for most of a suite
+  private static final ClassValue<Kind> KIND = new ClassValue<>() {
     @Override
-    protected Boolean computeValue(Class<?> type) {
-      return isGenerated(type.getName()) || Proxy.isProxyClass(type);
+    protected Kind computeValue(Class<?> type) {
+      return Kind.of(type);
     }
   };
   private static final List<String> EXCLUDED = new CopyOnWriteArrayList<>();
@@ -235,15 +228,52 @@ public final class CallSites {
     return false;
   }
 
+  /** Where a class stands for call sites, told once a class. */
+  private enum Kind {
+    /** JUnit's: the test framework runs what is above it. */
+    TEST_FRAMEWORK,
+    /** Generated at run time: never the application, whatever its prefixes. */
+    GENERATED,
+    /** latency-lab's own code. */
+    OWN,
+    /** Compiled by the build. */
+    BUILT,
+    /** A jar of someone else's, the JDK, or nowhere. */
+    ELSEWHERE;
+
+    static Kind of(Class<?> type) {
+      if (type.getName().startsWith("org.junit.")) {
+        return TEST_FRAMEWORK;
+      }
+      if (isGenerated(type.getName()) || Proxy.isProxyClass(type)) {
+        return GENERATED;
+      }
+      Path location = LOCATION.get(type).orElse(null);
+      if (location != null && location.equals(OWN_CODE)) {
+        return OWN;
+      }
+      return compiledByTheBuild(location) ? BUILT : ELSEWHERE;
+    }
+  }
+
   static boolean isApplication(Class<?> type) {
-    if (GENERATED.get(type)) {
+    return isApplication(type, KIND.get(type));
+  }
+
+  private static boolean isApplication(Class<?> type, Kind kind) {
+    if (kind == Kind.GENERATED) {
       return false;
     }
-    String name = type.getName();
-    if (startsWithAny(name, INCLUDED)) {
-      return OWN_CODE == null || !OWN_CODE.equals(LOCATION.get(type).orElse(null));
+    if (!INCLUDED.isEmpty() || !EXCLUDED.isEmpty()) { // a user's prefixes, most runs none
+      String name = type.getName();
+      if (startsWithAny(name, INCLUDED)) {
+        return kind != Kind.OWN;
+      }
+      if (startsWithAny(name, EXCLUDED)) {
+        return false;
+      }
     }
-    return !startsWithAny(name, EXCLUDED) && COMPILED_BY_THE_BUILD.get(type);
+    return kind == Kind.BUILT;
   }
 
   private static boolean startsWithAny(String name, List<String> prefixes) {
@@ -337,10 +367,12 @@ public final class CallSites {
       Path chainFrom = null;
       String route = null;
       for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
-        if (f.getClassName().startsWith("org.junit.")) {
+        Class<?> type = f.getDeclaringClass();
+        Kind kind = KIND.get(type);
+        if (kind == Kind.TEST_FRAMEWORK) {
           break; // the test framework runs what is above: no caller of the application's
         }
-        boolean application = isApplication(f.getDeclaringClass()) && !isGeneratedMethod(f);
+        boolean application = isApplication(type, kind) && !isGeneratedMethod(f);
         if (application && route == null) {
           route = Routes.of(f);
         }
@@ -369,7 +401,7 @@ public final class CallSites {
           withoutLine = withoutLine != null ? withoutLine : codeLine(f);
         }
         if (overhead == null) {
-          overhead = Overhead.of(f.getClassName(), f.getMethodName());
+          overhead = Overhead.of(f.getClassName(), f::getMethodName);
         }
       }
       if (chain.isEmpty() && withoutLine != null) {

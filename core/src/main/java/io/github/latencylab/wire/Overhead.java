@@ -1,5 +1,7 @@
 package io.github.latencylab.wire;
 
+import java.util.function.Supplier;
+
 /**
  * Round trips and statements that are not the work of the code under test, told apart at the
  * wire by who asked for them (the stack of the thread that wrote): reported separately, and
@@ -51,41 +53,51 @@ public enum Overhead {
    * frame that stands for one decides.
    */
   static Overhead of(String className, String methodName) {
+    return of(className, () -> methodName);
+  }
+
+  /**
+   * The same, the method's name read only where the class alone does not decide: a stack's
+   * frames are asked for every round trip a test traces, and most are a driver's or a pool's
+   * that stand for nothing.
+   */
+  static Overhead of(String className, Supplier<String> method) {
     if (className.startsWith("org.postgresql.")) {
-      if (className.endsWith(".ConnectionFactoryImpl") || className.equals("org.postgresql.Driver")
-          || (className.equals("org.postgresql.jdbc.PgConnection")
-              && methodName.equals("<init>"))) {
+      if (className.endsWith(".ConnectionFactoryImpl")
+          || className.equals("org.postgresql.Driver")) {
         return CONNECT;
-      }
-      if (className.equals("org.postgresql.jdbc.PgConnection")
-          && methodName.equals("isValid")) {
-        return VALIDATE;
       }
       if (className.equals("org.postgresql.jdbc.TypeInfoCache")) {
         return DRIVER;
       }
+      if (className.equals("org.postgresql.jdbc.PgConnection")) {
+        String name = method.get();
+        return name.equals("<init>") ? CONNECT : name.equals("isValid") ? VALIDATE : null;
+      }
       return null;
     }
-    if (className.equals("org.springframework.jdbc.datasource.DataSourceUtils")
-        && (methodName.equals("prepareConnectionForTransaction")
-            || methodName.equals("resetConnectionAfterTransaction"))
-        || className.equals("org.springframework.jdbc.datasource.DataSourceTransactionManager")
-        && methodName.equals("prepareTransactionalConnection")) {
-      return TRANSACTION;
+    if (className.equals("org.springframework.jdbc.datasource.DataSourceUtils")) {
+      String name = method.get();
+      return name.equals("prepareConnectionForTransaction")
+          || name.equals("resetConnectionAfterTransaction") ? TRANSACTION : null;
+    }
+    if (className.equals("org.springframework.jdbc.datasource.DataSourceTransactionManager")) {
+      return method.get().equals("prepareTransactionalConnection") ? TRANSACTION : null;
     }
     if (className.startsWith("com.zaxxer.hikari.pool.")) {
       if (className.endsWith(".PoolBase")) {
-        if (methodName.contains("Dead") || methodName.contains("Alive")) {
+        String name = method.get();
+        if (name.contains("Dead") || name.contains("Alive")) {
           return VALIDATE;
         }
-        if (methodName.equals("newConnection") || methodName.equals("setupConnection")
-            || methodName.equals("checkDriverSupport") || methodName.equals("executeSql")) {
+        if (name.equals("newConnection") || name.equals("setupConnection")
+            || name.equals("checkDriverSupport") || name.equals("executeSql")) {
           return CONNECT;
         }
         return POOL;
       }
       if (className.endsWith(".HikariPool")
-          || (className.endsWith(".ProxyConnection") && methodName.equals("close"))) {
+          || (className.endsWith(".ProxyConnection") && method.get().equals("close"))) {
         return POOL;
       }
     }
