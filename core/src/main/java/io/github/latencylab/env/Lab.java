@@ -32,11 +32,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -778,12 +776,10 @@ public final class Lab implements AutoCloseable {
     if (watchedAs == null) {
       watchedAs = id + " (" + target.redactedUrl() + ")";
     }
-    return UncountedSql.unstarted(sessionsWatch(), id, () -> {
-      Set<Integer> counted = new HashSet<>(wire.backendsOpenSince(since));
-      counted.addAll(directWire.backendsOpenSince(since));
-      counted.addAll(relayChecks.backendsOpenSince(since));
-      return counted;
-    }, () -> wire.sessionsStarted() + directWire.sessionsStarted()
+    return UncountedSql.unstarted(sessionsWatch(), id,
+        pid -> wire.countedBackendSince(pid, since)
+            || directWire.countedBackendSince(pid, since)
+            || relayChecks.countedBackendSince(pid, since), () -> wire.sessionsStarted() + directWire.sessionsStarted()
         + relayChecks.sessionsStarted() + ownSessions.get(), watchedAs,
         server().versionNum());
   }

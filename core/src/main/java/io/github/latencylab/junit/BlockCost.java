@@ -99,25 +99,25 @@ final class BlockCost {
   /**
    * Runs {@code code}, counting on {@code counter} at the Lab's added RTT {@code at}; {@code
    * server}, started before it, reads the server's work after it, where it reads it (null:
-   * nothing read).
+   * nothing read); {@code allocations}: what the block's thread allocated is read (for the
+   * report and a work budget; else -1).
    */
   static <T> Measured<T> run(WireCounter counter, Rtt at, boolean includeOverhead,
-      StretchWatch server, ThrowingSupplier<T> code) throws Throwable {
+      StretchWatch server, boolean allocations, ThrowingSupplier<T> code) throws Throwable {
     counter.trace();
     T value;
     double ms;
     long allocated;
     WireScope scope = WireScope.open(counter);
     try {
-      long allocatedBefore = Allocations.onThisThread();
-      long ownBefore = AssemblySites.allocatedHere();
+      long allocatedBefore = allocations ? Allocations.onThisThread() : -1;
+      long ownBefore = allocations ? AssemblySites.allocatedHere() : 0;
       long start = System.nanoTime();
       value = code.get();
       ms = (System.nanoTime() - start) / 1e6;
-      long allocatedAfter = Allocations.onThisThread();
       // tracing reactive pipelines allocates on the test's thread: latency-lab's, not the test's
-      allocated = allocatedBefore < 0 ? -1
-          : allocatedAfter - allocatedBefore - (AssemblySites.allocatedHere() - ownBefore);
+      allocated = allocatedBefore < 0 ? -1 : Allocations.onThisThread() - allocatedBefore
+          - (AssemblySites.allocatedHere() - ownBefore);
     } finally {
       scope.close();
     }
@@ -129,9 +129,10 @@ final class BlockCost {
       }
     }
     List<WireStatement> statements = scope.counter().statementsSince(WireStats.ZERO);
-    List<WireStatement> own = statements.stream().filter(WireStatement::counted).toList();
-    List<ServerWork.Statement> serverWork = server == null ? null
-        : server.finish(own).orElse(null);
+    // the server's work is read for the report and a work budget, not for every budget
+    List<ServerWork.Statement> serverWork = server == null || server.work().isEmpty() ? null
+        : server.finish(statements.stream().filter(WireStatement::counted).toList())
+            .orElse(null);
     String workUnavailable = server == null ? null
         : server.work().flatMap(ServerWork::unavailable).orElse(null);
     if (serverWork != null && scope.overlapped()) {

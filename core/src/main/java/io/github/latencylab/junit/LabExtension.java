@@ -174,8 +174,19 @@ public final class LabExtension implements ParameterResolver, BeforeAllCallback,
   private record LabOf(Lab lab) {
   }
 
-  // a store key: what, for settings of one instance (LabConfig's equality is its identity)
+  // a store key: what, for settings of one instance (LabConfig's equality is its identity);
+  // looked up a few times a test: equals and hashCode written out, since a record's run
+  // through method handles, slow in a fresh JVM's first tests
   private record Of(String what, LabConfig config) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Of other && other.config == config && other.what.equals(what);
+    }
+
+    @Override
+    public int hashCode() {
+      return what.hashCode() * 31 + System.identityHashCode(config);
+    }
   }
 
   static Lab started(LabConfig config) {

@@ -256,7 +256,7 @@ public final class RoundTrips {
     BlockCost.Measured<T> measured;
     try {
       measured = BlockCost.run(counter, measuredAt, spec.includeOverhead(),
-          watch.orElse(null), code);
+          watch.orElse(null), recorder != null || spec.work() != null, code);
     } catch (Throwable t) {
       watch.ifPresent(StretchWatch::abandon);
       throw RoundTrips.<RuntimeException>rethrow(t);

@@ -89,8 +89,10 @@ public final class CallSites {
   private static final Set<String> SIGNALS =
       Set.of("onSubscribe", "request", "onNext", "onComplete", "onError");
   private static final Set<String> ITEM_SIGNALS = Set.of("onItem", "onFailure");
+  // a statement's stack from the socket to its test method is 20-30 frames: fetched in one
+  // batch (the JVM's default first batch is 8, then 16, then 32)
   private static final StackWalker WALKER =
-      StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+      StackWalker.getInstance(Set.of(StackWalker.Option.RETAIN_CLASS_REFERENCE), 32);
 
   private CallSites() {
   }

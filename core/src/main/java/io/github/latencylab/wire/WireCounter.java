@@ -285,18 +285,13 @@ public final class WireCounter {
   }
 
   /**
-   * The server processes (PostgreSQL backend pids, from each connection's BackendKeyData) of
-   * the connections counted here that were open at {@code since} (System.nanoTime) or later:
-   * what the server's own view of its sessions is checked against.
+   * True when the server process {@code pid} served a connection counted here that was open at
+   * {@code since} (System.nanoTime) or later: what the server's own view of its sessions is
+   * checked against.
    */
-  public Set<Integer> backendsOpenSince(long since) {
-    Set<Integer> pids = new java.util.HashSet<>();
-    backends.forEach((pid, closedAt) -> {
-      if (closedAt >= since) {
-        pids.add(pid);
-      }
-    });
-    return pids;
+  public boolean countedBackendSince(int pid, long since) {
+    Long closedAt = backends.get(pid);
+    return closedAt != null && closedAt >= since;
   }
 
   /**
@@ -538,9 +533,15 @@ public final class WireCounter {
   public List<WireRead> readsOf(List<WireStatement> statements) {
     Set<WireStatement> asked = Collections.newSetFromMap(new IdentityHashMap<>());
     asked.addAll(statements);
+    List<WireRead> of = new ArrayList<>();
     synchronized (reads) {
-      return reads.stream().filter(r -> asked.contains(r.statement())).toList();
+      for (WireRead r : reads) {
+        if (asked.contains(r.statement())) {
+          of.add(r);
+        }
+      }
     }
+    return Collections.unmodifiableList(of);
   }
 
   private void record(WireStatement statement) {

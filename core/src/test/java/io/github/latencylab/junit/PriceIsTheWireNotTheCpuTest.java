@@ -161,7 +161,7 @@ class PriceIsTheWireNotTheCpuTest {
   }
 
   private static BlockCost run(Lab lab, ThrowingSupplier<?> code) throws Throwable {
-    return BlockCost.run(lab.wire(), lab.rtt(), false, null, code).cost();
+    return BlockCost.run(lab.wire(), lab.rtt(), false, null, true, code).cost();
   }
 
   /** Spins for at least {@code ms} milliseconds of this thread; returns the nanoseconds spun. */

@@ -10,9 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
+import java.util.function.IntPredicate;
 
 /**
  * What the server saw against what the Lab counted, over one stretch of a test: SQL that ran
@@ -58,7 +57,7 @@ public final class UncountedSql {
 
   private final Connection watch;
   private final String labId;
-  private final Supplier<Set<Integer>> counted;
+  private final IntPredicate counted;
   private final LongSupplier sessionsCounted;
   private final String labName;
   private final Map<String, Long> otherLabs;
@@ -73,10 +72,10 @@ public final class UncountedSql {
   private Long serverNow;
   private String serverClockNow;
   private boolean carried; // started from the last stretch's end, not a read of its own
-  private final Map<Integer, Session> seen = new LinkedHashMap<>();
+  // the sessions that ran SQL meanwhile on connections the Lab did not count
+  private final Map<Integer, Session> uncounted = new LinkedHashMap<>();
 
-  // a session that ran SQL meanwhile, as the server showed it: described only for a finding
-  // (a test's own pooled connections are among them every time)
+  // a session that ran SQL meanwhile, as the server showed it, the Lab's count missed
   private record Session(int pid, String application, String from, int port, String query) {
     String describe() {
       return "backend pid " + pid + " (application_name '" + application + "', from " + from
@@ -85,7 +84,7 @@ public final class UncountedSql {
     }
   }
 
-  private UncountedSql(Connection watch, String labId, Supplier<Set<Integer>> counted,
+  private UncountedSql(Connection watch, String labId, IntPredicate counted,
       LongSupplier sessionsCounted, String labName, int serverVersionNum) {
     boolean counts = serverVersionNum >= 140_000;
     this.startedSql = counts ? STARTED_14 : STARTED_13;
@@ -105,7 +104,7 @@ public final class UncountedSql {
    * connections and {@code sessionsCounted}, on a server of {@code serverVersionNum}
    * (server_version_num); started by {@link StretchWatch}.
    */
-  public static UncountedSql unstarted(Connection watch, String labId, Supplier<Set<Integer>> counted,
+  public static UncountedSql unstarted(Connection watch, String labId, IntPredicate counted,
       LongSupplier sessionsCounted, String labName, int serverVersionNum) {
     return new UncountedSql(watch, labId, counted, sessionsCounted, labName, serverVersionNum);
   }
@@ -183,12 +182,17 @@ public final class UncountedSql {
       @Override
       public void take(ResultSet rs) throws SQLException {
         long now = serverAtStart;
+        // asked after the server's view: a counted connection's pid is known before it sends SQL
         while (rs.next()) {
           now = rs.getLong(1);
           serverClockNow = rs.getString(7);
-          if (rs.getObject(2) != null) {
-            seen.put(rs.getInt(2), new Session(rs.getInt(2), rs.getString(3), rs.getString(4),
-                rs.getInt(5), rs.getString(6)));
+          int pid = rs.getInt(2);
+          if (rs.wasNull()) {
+            continue; // no session ran SQL
+          }
+          if (!counted.test(pid)) { // described only where the Lab did not count it
+            uncounted.put(pid, new Session(pid, rs.getString(3), rs.getString(4), rs.getInt(5),
+                rs.getString(6)));
           }
         }
         serverNow = now;
@@ -225,13 +229,7 @@ public final class UncountedSql {
       read(List.of(endRead()), "pg_stat_activity");
     }
     List<String> sessions = new ArrayList<>();
-    // read after the server's view: a counted connection's pid is known before it sends SQL
-    Set<Integer> known = counted.get();
-    seen.forEach((pid, session) -> {
-      if (!known.contains(pid)) {
-        sessions.add(session.describe());
-      }
-    });
+    uncounted.values().forEach(session -> sessions.add(session.describe()));
     if (sessions.isEmpty()) {
       return shortLived(serverNow - serverAtStart);
     }
