@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -305,24 +307,50 @@ public final class CallSites {
   }
 
   /**
-   * A method generated into an application's class: Hibernate's enhancement ({@code
-   * $$_hibernate_read_name}), a bridge, a synthetic method other than a lambda's body.
+   * What an application's method is to call sites, read once a method (every application frame
+   * of every traced statement's stack asks): generated into the class (Hibernate's enhancement,
+   * {@code $$_hibernate_read_name}; a bridge; a synthetic method other than a lambda's body), the
+   * HTTP route it serves ({@link Routes}), and its lines by bytecode index.
    */
+  private record MethodFacts(boolean generated, String route, Map<Integer, CodeLine> lines) {
+
+    static MethodFacts of(StackWalker.StackFrame f) {
+      String name = f.getMethodName();
+      Method m = null;
+      if (!name.startsWith("<")) { // a constructor, a class initializer
+        try {
+          m = f.getDeclaringClass().getDeclaredMethod(name, f.getMethodType().parameterArray());
+        } catch (NoSuchMethodException | LinkageError | SecurityException e) {
+          m = null;
+        }
+      }
+      boolean generated = name.contains("$$_hibernate_") || (m != null
+          && !name.startsWith("lambda$") && (m.isBridge() || m.isSynthetic()));
+      return new MethodFacts(generated, m == null ? null : Routes.route(m),
+          new ConcurrentHashMap<>());
+    }
+
+    CodeLine line(StackWalker.StackFrame f) {
+      return lines.computeIfAbsent(f.getByteCodeIndex(), bci -> codeLine(f));
+    }
+  }
+
+  // by class, then method name and descriptor (a ClassValue: no class kept from unloading)
+  private static final ClassValue<Map<String, MethodFacts>> METHODS = new ClassValue<>() {
+    @Override
+    protected Map<String, MethodFacts> computeValue(Class<?> type) {
+      return new ConcurrentHashMap<>();
+    }
+  };
+
+  private static MethodFacts facts(StackWalker.StackFrame f) {
+    return METHODS.get(f.getDeclaringClass()).computeIfAbsent(
+        f.getMethodName() + f.getDescriptor(), k -> MethodFacts.of(f));
+  }
+
+  /** A method generated into an application's class ({@link MethodFacts}). */
   static boolean isGeneratedMethod(StackWalker.StackFrame f) {
-    String name = f.getMethodName();
-    if (name.contains("$$_hibernate_")) {
-      return true;
-    }
-    if (name.startsWith("lambda$") || name.startsWith("<")) {
-      return false;
-    }
-    try {
-      Method m = f.getDeclaringClass().getDeclaredMethod(name,
-          f.getMethodType().parameterArray());
-      return m.isBridge() || m.isSynthetic();
-    } catch (NoSuchMethodException | LinkageError | SecurityException e) {
-      return false;
-    }
+    return facts(f).generated();
   }
 
   /** "AuthorService.listAuthors(AuthorService.java:42)". */
@@ -374,20 +402,20 @@ public final class CallSites {
         if (kind == Kind.TEST_FRAMEWORK) {
           break; // the test framework runs what is above: no caller of the application's
         }
-        boolean application = isApplication(type, kind) && !isGeneratedMethod(f);
+        MethodFacts facts = isApplication(type, kind) ? facts(f) : null;
+        boolean application = facts != null && !facts.generated();
         if (application && route == null) {
-          route = Routes.of(f);
+          route = facts.route();
         }
         if (route != null && chain.size() == CHAIN) {
           break; // nothing more to learn below the handler: a server's frames, or the test's
         }
+        CodeLine line = application ? facts.line(f) : null;
         if (!chain.isEmpty()) {
-          if (chain.size() < CHAIN && application && f.getLineNumber() >= 0
-              && Objects.equals(chainFrom, LOCATION.get(f.getDeclaringClass()).orElse(null))) {
-            CodeLine caller = codeLine(f);
-            if (!caller.method().equals(chain.get(chain.size() - 1).method())) {
-              chain.add(caller);
-            }
+          if (chain.size() < CHAIN && application && line.line() >= 0
+              && Objects.equals(chainFrom, LOCATION.get(type).orElse(null))
+              && !line.method().equals(chain.get(chain.size() - 1).method())) {
+            chain.add(line);
           }
           continue;
         }
@@ -395,12 +423,12 @@ public final class CallSites {
           return null;
         }
         if (application) {
-          if (f.getLineNumber() >= 0) {
-            chain.add(codeLine(f));
-            chainFrom = LOCATION.get(f.getDeclaringClass()).orElse(null);
+          if (line.line() >= 0) {
+            chain.add(line);
+            chainFrom = LOCATION.get(type).orElse(null);
             continue;
           }
-          withoutLine = withoutLine != null ? withoutLine : codeLine(f);
+          withoutLine = withoutLine != null ? withoutLine : line;
         }
         if (overhead == null) {
           overhead = Overhead.of(f.getClassName(), f::getMethodName);

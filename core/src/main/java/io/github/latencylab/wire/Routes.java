@@ -4,8 +4,6 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The HTTP route a frame's method serves, as its mapping annotations write it: {@code GET
@@ -24,31 +22,10 @@ final class Routes {
       Map.entry("PUT", "PUT"), Map.entry("DELETE", "DELETE"), Map.entry("PATCH", "PATCH"),
       Map.entry("Get", "GET"), Map.entry("Post", "POST"), Map.entry("Put", "PUT"),
       Map.entry("Delete", "DELETE"), Map.entry("Patch", "PATCH"));
-  // by class, then method name and descriptor: its route, or none (a ClassValue: no class kept
-  // from unloading)
-  private static final ClassValue<Map<String, Optional<String>>> ROUTES = new ClassValue<>() {
-    @Override
-    protected Map<String, Optional<String>> computeValue(Class<?> type) {
-      return new ConcurrentHashMap<>();
-    }
-  };
-
   private Routes() {
   }
 
-  /** The route the frame's method serves, or null when it is no handler. */
-  static String of(StackWalker.StackFrame f) {
-    return ROUTES.get(f.getDeclaringClass()).computeIfAbsent(f.getMethodName()
-        + f.getDescriptor(), k -> {
-          try {
-            return Optional.ofNullable(route(f.getDeclaringClass().getDeclaredMethod(
-                f.getMethodName(), f.getMethodType().parameterArray())));
-          } catch (NoSuchMethodException | LinkageError | SecurityException e) {
-            return Optional.empty(); // a constructor, a class initializer
-          }
-        }).orElse(null);
-  }
-
+  /** The route {@code method} serves, or null when it is no handler. */
   static String route(Method method) {
     String verb = null;
     String path = null;
