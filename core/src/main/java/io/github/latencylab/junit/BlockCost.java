@@ -73,6 +73,9 @@ final class BlockCost {
   final String workUnavailable;
   /** What began on threads no test owns while tests ran in parallel, one line; or null. */
   final String unattributed;
+  // what counts of the statements and reads, made once: a report asks for them several times
+  private List<WireStatement> countedStatements;
+  private List<WireRead> countedReads;
 
   private BlockCost(WireStats total, Map<Overhead, WireStats> overhead,
       List<WireStatement> statements, List<WireRead> reads, double timeMs, double waitedMs,
@@ -148,22 +151,38 @@ final class BlockCost {
 
   /** The rows the statements that count got back, at the wire. */
   long rows() {
-    return countedReads().stream().mapToLong(WireRead::rows).sum();
+    long sum = 0;
+    for (WireRead r : countedReads()) {
+      sum += r.rows();
+    }
+    return sum;
   }
 
   /** The values of the rows the statements that count got back (rows x columns). */
   long values() {
-    return countedReads().stream().mapToLong(WireRead::values).sum();
+    long sum = 0;
+    for (WireRead r : countedReads()) {
+      sum += r.values();
+    }
+    return sum;
   }
 
   /** The bytes of the rows the statements that count got back (their DataRow messages). */
   long rowBytes() {
-    return countedReads().stream().mapToLong(WireRead::bytes).sum();
+    long sum = 0;
+    for (WireRead r : countedReads()) {
+      sum += r.bytes();
+    }
+    return sum;
   }
 
   /** The bytes of the values the statements that count sent (parameters, simple queries). */
   long valueBytes() {
-    return countedStatements().stream().mapToLong(WireStatement::valueBytes).sum();
+    long sum = 0;
+    for (WireStatement w : countedStatements()) {
+      sum += w.valueBytes();
+    }
+    return sum;
   }
 
   /** The server's work of every statement shape, added up; null where it was not counted. */
@@ -224,8 +243,16 @@ final class BlockCost {
 
   /** The rows the statements that count got back, reply by reply. */
   List<WireRead> countedReads() {
-    return includeOverhead ? reads
-        : reads.stream().filter(r -> r.statement().counted()).toList();
+    if (countedReads == null) {
+      List<WireRead> counted = new ArrayList<>(reads.size());
+      for (WireRead r : reads) {
+        if (includeOverhead || r.statement().counted()) {
+          counted.add(r);
+        }
+      }
+      countedReads = List.copyOf(counted);
+    }
+    return countedReads;
   }
 
   /** Everything overhead cost. */
@@ -244,8 +271,16 @@ final class BlockCost {
 
   /** The statements that count, oldest first. */
   List<WireStatement> countedStatements() {
-    return includeOverhead ? statements
-        : statements.stream().filter(WireStatement::counted).toList();
+    if (countedStatements == null) {
+      List<WireStatement> counted = new ArrayList<>(statements.size());
+      for (WireStatement w : statements) {
+        if (includeOverhead || w.counted()) {
+          counted.add(w);
+        }
+      }
+      countedStatements = List.copyOf(counted);
+    }
+    return countedStatements;
   }
 
   /** "not counted: connection set-up 4 round trips (...), ..." or "" without overhead. */

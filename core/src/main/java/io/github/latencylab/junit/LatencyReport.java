@@ -69,6 +69,11 @@ final class LatencyReport implements AutoCloseable {
    */
   record Recorded(Series series, BlockCost cost, String after,
       List<Findings.Occurrence> findings) {
+
+    // null until asked: with no baseline of the test to compare with, written when the run ends
+    Recorded withAfter(String ranAfter) {
+      return after != null ? this : new Recorded(series, cost, ranAfter, findings);
+    }
   }
 
   /**
@@ -80,24 +85,35 @@ final class LatencyReport implements AutoCloseable {
    */
   static final class TestsBefore {
     private final java.security.MessageDigest digest = sha256();
-    private boolean first = true;
+    private final List<String> keys = new ArrayList<>();
+    private int hashed; // the first keys the digest holds
+    // after(n) as asked so far, by n: hashed when asked (a baseline compares a test's, the
+    // report writes all when the run ends), not for every test, where a fresh JVM's first
+    // tests would run SHA-256 interpreted
+    private final List<String> afters = new ArrayList<>();
 
     void add(String key) {
-      if (!first) {
-        digest.update((byte) '\n');
-      }
-      first = false;
-      digest.update(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      keys.add(key);
     }
 
     String after(int tests) {
-      try {
-        byte[] d = ((java.security.MessageDigest) digest.clone()).digest();
-        return "after " + tests + " test" + (tests == 1 ? "" : "s") + " ("
-            + java.util.HexFormat.of().formatHex(d, 0, 4) + ")";
-      } catch (CloneNotSupportedException e) {
-        throw new IllegalStateException("this JVM's SHA-256 cannot be copied", e);
+      while (afters.size() <= tests) {
+        int n = afters.size();
+        for (; hashed < n; hashed++) {
+          if (hashed > 0) {
+            digest.update((byte) '\n');
+          }
+          digest.update(keys.get(hashed).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        try {
+          byte[] d = ((java.security.MessageDigest) digest.clone()).digest();
+          afters.add("after " + n + " test" + (n == 1 ? "" : "s") + " ("
+              + java.util.HexFormat.of().formatHex(d, 0, 4) + ")");
+        } catch (CloneNotSupportedException e) {
+          throw new IllegalStateException("this JVM's SHA-256 cannot be copied", e);
+        }
       }
+      return afters.get(tests);
     }
 
     private static java.security.MessageDigest sha256() {
@@ -183,9 +199,11 @@ final class LatencyReport implements AutoCloseable {
       environment = env.get();
     }
     Cell cell = countsOnly(cost.cell(series));
+    Baseline baselined = baseline == null ? null : baseline.only(Set.of(cell.key()));
     String after;
     synchronized (tests) {
-      after = testsBefore.after(tests.size());
+      after = baselined != null && baselined.after().containsKey(cell.key())
+          ? testsBefore.after(tests.size()) : null;
       if (tests.putIfAbsent(cell.key(), new Recorded(series, cost, after, findings)) != null) {
         throw new IllegalStateException("Two tests of this run have one key, " + cell.key()
             + ": the report keeps one row per test, so the second is refused (a test run"
@@ -197,9 +215,8 @@ final class LatencyReport implements AutoCloseable {
     if (baseline == null) {
       return null;
     }
-    BaselineComparison c = BaselineComparison.compare(baseline.only(Set.of(cell.key())),
-        results(List.of(cell)), false, Map.of(cell.key(), cost.plans()),
-        Map.of(cell.key(), after));
+    BaselineComparison c = BaselineComparison.compare(baselined, results(List.of(cell)), false,
+        Map.of(cell.key(), cost.plans()), after == null ? Map.of() : Map.of(cell.key(), after));
     synchronized (tests) {
       regressions.remove(cell.key());
     }
@@ -294,7 +311,9 @@ final class LatencyReport implements AutoCloseable {
   public void close() throws IOException {
     Written mine;
     synchronized (tests) {
-      mine = new Written(new LinkedHashMap<>(tests), new LinkedHashMap<>(notAudited),
+      Map<String, Recorded> recorded = new LinkedHashMap<>();
+      tests.forEach((key, r) -> recorded.put(key, r.withAfter(testsBefore.after(recorded.size()))));
+      mine = new Written(recorded, new LinkedHashMap<>(notAudited),
           new LinkedHashMap<>(regressions));
     }
     if (mine.tests().isEmpty() && mine.notAudited().isEmpty()) {

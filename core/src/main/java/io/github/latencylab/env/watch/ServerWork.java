@@ -214,7 +214,7 @@ public final class ServerWork {
 
         @Override
         public int bind(PreparedStatement st, int first) throws SQLException {
-          st.setArray(first, st.getConnection().createArrayOf("int8", ids.toArray()));
+          st.setString(first, StatementStatistics.queryIds(ids));
           return first + 1;
         }
 
