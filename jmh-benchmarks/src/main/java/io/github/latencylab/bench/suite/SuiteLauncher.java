@@ -24,17 +24,21 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * Launches the benchmarks' suites ({@link RepositoryTests}) with JUnit's own launcher, as
  * surefire does, on one Lab held open across the runs (each run would otherwise start its
  * own), with the report and the audit on or off for the whole JVM (a fork of one benchmark).
- * The report's files go to a directory of its own, with no baseline to gate against.
+ * The report's files go to a directory of its own, with no baseline to gate against. The test
+ * classes are loaded from a directory of classes, as a build's are ({@link
+ * TestClassesDirectory}): their frames are the application's call sites.
  */
 final class SuiteLauncher implements AutoCloseable {
 
   private final Launcher launcher = LauncherFactory.create();
   private final SharedLab.Lease lab;
   private final Path dir;
+  private final TestClassesDirectory tests;
 
   private SuiteLauncher(SharedLab.Lease lab, Path dir) {
     this.lab = lab;
     this.dir = dir;
+    this.tests = TestClassesDirectory.of(RepositoryTests.class, dir.resolve("test-classes"));
   }
 
   static SuiteLauncher start(boolean report, boolean audit) throws IOException {
@@ -73,7 +77,7 @@ final class SuiteLauncher implements AutoCloseable {
     LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
         .configurationParameters(config);
     for (Class<?> c : classes) {
-      request.selectors(selectClass(c));
+      request.selectors(selectClass(tests.load(c)));
     }
     LauncherDiscoveryRequest built = request.build();
     SummaryGeneratingListener listener = new SummaryGeneratingListener();
@@ -90,7 +94,7 @@ final class SuiteLauncher implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    RepositoryTests.closePool();
+    tests.call("closePool");
     lab.close();
     try (Stream<Path> written = Files.walk(dir)) {
       for (Path p : written.sorted(Comparator.reverseOrder()).toList()) {
