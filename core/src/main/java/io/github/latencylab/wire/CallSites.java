@@ -78,12 +78,28 @@ public final class CallSites {
   };
   // once a class: every frame of every statement's stack asks, and a fresh JVM's first tests
   // run this interpreted, then with the JIT's profiling, for most of a suite
-  private static final ClassValue<Kind> KIND = new ClassValue<>() {
+  private static final ClassValue<FrameClass> FRAME_CLASS = new ClassValue<>() {
     @Override
-    protected Kind computeValue(Class<?> type) {
-      return Kind.of(type);
+    protected FrameClass computeValue(Class<?> type) {
+      return FrameClass.of(type);
     }
   };
+
+  /**
+   * A frame's class as call sites read it: its {@link Kind}, and the overhead its frames stand
+   * for whatever their method (null: none), unless {@code byMethod}: the method decides.
+   */
+  private record FrameClass(Kind kind, Overhead overhead, boolean byMethod) {
+
+    static FrameClass of(Class<?> type) {
+      boolean[] asked = {false};
+      Overhead overhead = Overhead.of(type.getName(), () -> {
+        asked[0] = true;
+        return "";
+      });
+      return new FrameClass(Kind.of(type), asked[0] ? null : overhead, asked[0]);
+    }
+  }
   private static final List<String> EXCLUDED = new CopyOnWriteArrayList<>();
   private static final List<String> INCLUDED = new CopyOnWriteArrayList<>();
   // Reactive Streams' signals; Mutiny's item and failure signals share their names with the
@@ -261,7 +277,7 @@ public final class CallSites {
   }
 
   static boolean isApplication(Class<?> type) {
-    return isApplication(type, KIND.get(type));
+    return isApplication(type, FRAME_CLASS.get(type).kind());
   }
 
   private static boolean isApplication(Class<?> type, Kind kind) {
@@ -312,7 +328,8 @@ public final class CallSites {
    * {@code $$_hibernate_read_name}; a bridge; a synthetic method other than a lambda's body), the
    * HTTP route it serves ({@link Routes}), and its lines by bytecode index.
    */
-  private record MethodFacts(boolean generated, String route, Map<Integer, CodeLine> lines) {
+  private record MethodFacts(String method, boolean generated, String route,
+      Map<Integer, CodeLine> lines) {
 
     static MethodFacts of(StackWalker.StackFrame f) {
       String name = f.getMethodName();
@@ -326,7 +343,7 @@ public final class CallSites {
       }
       boolean generated = name.contains("$$_hibernate_") || (m != null
           && !name.startsWith("lambda$") && (m.isBridge() || m.isSynthetic()));
-      return new MethodFacts(generated, m == null ? null : Routes.route(m),
+      return new MethodFacts(methodOf(f), generated, m == null ? null : Routes.route(m),
           new ConcurrentHashMap<>());
     }
 
@@ -355,6 +372,13 @@ public final class CallSites {
 
   /** "AuthorService.listAuthors(AuthorService.java:42)". */
   static String format(StackWalker.StackFrame f) {
+    String file = f.getFileName();
+    return methodOf(f) + "(" + (file == null ? "Unknown Source"
+        : file + (f.getLineNumber() >= 0 ? ":" + f.getLineNumber() : "")) + ")";
+  }
+
+  /** "AuthorService.listAuthors": {@link CodeLine#method()}, a lambda as its method. */
+  private static String methodOf(StackWalker.StackFrame f) {
     String cls = f.getClassName();
     String simple = cls.substring(cls.lastIndexOf('.') + 1);
     String method = f.getMethodName();
@@ -362,9 +386,7 @@ public final class CallSites {
       int end = method.indexOf('$', 7);
       method = end > 7 ? method.substring(7, end) : method;
     }
-    String file = f.getFileName();
-    return simple + "." + method + "(" + (file == null ? "Unknown Source"
-        : file + (f.getLineNumber() >= 0 ? ":" + f.getLineNumber() : "")) + ")";
+    return simple + "." + method;
   }
 
   /**
@@ -395,10 +417,12 @@ public final class CallSites {
       CodeLine withoutLine = null;
       List<CodeLine> chain = new ArrayList<>(CHAIN);
       Path chainFrom = null;
+      String chainMethod = null; // the chain's last method: a caller is another method
       String route = null;
       for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
         Class<?> type = f.getDeclaringClass();
-        Kind kind = KIND.get(type);
+        FrameClass frameClass = FRAME_CLASS.get(type);
+        Kind kind = frameClass.kind();
         if (kind == Kind.TEST_FRAMEWORK) {
           break; // the test framework runs what is above: no caller of the application's
         }
@@ -414,8 +438,9 @@ public final class CallSites {
         if (!chain.isEmpty()) {
           if (chain.size() < CHAIN && application && line.line() >= 0
               && Objects.equals(chainFrom, LOCATION.get(type).orElse(null))
-              && !line.method().equals(chain.get(chain.size() - 1).method())) {
+              && !facts.method().equals(chainMethod)) {
             chain.add(line);
+            chainMethod = facts.method();
           }
           continue;
         }
@@ -426,12 +451,14 @@ public final class CallSites {
           if (line.line() >= 0) {
             chain.add(line);
             chainFrom = LOCATION.get(type).orElse(null);
+            chainMethod = facts.method();
             continue;
           }
           withoutLine = withoutLine != null ? withoutLine : line;
         }
         if (overhead == null) {
-          overhead = Overhead.of(f.getClassName(), f::getMethodName);
+          overhead = frameClass.byMethod() ? Overhead.of(f.getClassName(), f::getMethodName)
+              : frameClass.overhead();
         }
       }
       if (chain.isEmpty() && withoutLine != null) {
