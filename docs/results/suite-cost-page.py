@@ -108,6 +108,16 @@ def first_run(runs, title):
                            f" {'yes' if over <= limit else '**no**'})")
     print("\nThe median test over `none` against what a test may cost: " + ", ".join(allowed)
           + ".")
+    # one JVM against none's of the same round (the files sort alike for every guard)
+    spread = []
+    for guard in TARGETS:
+        if guard in runs and len(runs[guard]) == len(runs["none"]):
+            d = sorted(median(g["testMs"]) - median(n["testMs"])
+                       for g, n in zip(runs[guard], runs["none"]))
+            spread.append(f"`{guard}` +{ms(d[0])} to +{ms(d[-1])} (median +{ms(median(d))})")
+    if spread:
+        print("\nFrom one JVM to the next, each against `none`'s of its round: "
+              + ", ".join(spread) + ".")
     once = {g: (stats(g)[0] - stats(g)[1]) * len(runs[g][0]["testMs"]) for g in runs}
     print("\nPaid once a JVM beyond its tests' median, the run's wall time less 300 median tests: "
           + ", ".join(f"`{g}` {fixed(once[g], 0)} ms" for g, _ in GUARDS if g in once) + ".\n")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What latency-lab costs a suite of short tests (SuiteCostBenchmark, then SuiteCostPairs) and
 # whether exact budgets hold in JUnit's parallel mode (ParallelSuiteBenchmark): all run (about
-# 12 minutes on 2 cores), their JMH JSON and the environment kept in docs/results/suite-cost/, the page written
+# 15 minutes on 2 cores), their JMH JSON and the environment kept in docs/results/suite-cost/, the page written
 # from them. Needs the benchmarks jar: ./mvnw -q package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,10 +12,10 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 java -jar "$jar" SuiteCostBenchmark -rf json -rff "$out/suite-cost.json" | tee "$log"
 # the first run of a fresh JVM under each guard (SuiteCostCold): what a suite run once pays,
-# classes loaded and latency-lab's code not compiled yet; five JVMs a guard, the guards
+# classes loaded and latency-lab's code not compiled yet; ten JVMs a guard, the guards
 # interleaved, with the JIT's default tiers and stopped at C1
 rm -f "$out"/suite-cost-cold.json "$out"/cold-*.json
-for round in 1 2 3 4 5; do
+for round in 1 2 3 4 5 6 7 8 9 10; do
   for jit in default c1; do
     for guard in none budget budgetAndReport audit; do
       flags=()
