@@ -354,6 +354,36 @@ public record Baseline(int format, String createdAt, String profile, String meas
         cells.stream().filter(c -> keep.contains(c.key())).toList(), noise, kept, keptAfter);
   }
 
+  /**
+   * {@link #only} of each key, made in one pass: a test run compares every test with its own
+   * entry, and {@code only} of one key reads the whole baseline (a suite's comparisons would
+   * grow with the square of its tests). A key the baseline does not have is {@code only} of
+   * none: {@code getOrDefault(key, only(Set.of()))}.
+   */
+  public Map<String, Baseline> onlyByKey() {
+    Map<String, List<Cell>> cellsByKey = new LinkedHashMap<>();
+    for (Cell c : cells) {
+      cellsByKey.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(c);
+    }
+    java.util.Set<String> keys = new java.util.LinkedHashSet<>(cellsByKey.keySet());
+    keys.addAll(plans.keySet());
+    keys.addAll(after.keySet());
+    Map<String, Baseline> byKey = new java.util.HashMap<>();
+    for (String key : keys) {
+      Map<String, Map<String, StatementPlan>> keptPlans = new LinkedHashMap<>();
+      if (plans.containsKey(key)) {
+        keptPlans.put(key, plans.get(key));
+      }
+      Map<String, String> keptAfter = new LinkedHashMap<>();
+      if (after.containsKey(key)) {
+        keptAfter.put(key, after.get(key));
+      }
+      byKey.put(key, new Baseline(format, createdAt, profile, measuredOn, tolerances,
+          List.copyOf(cellsByKey.getOrDefault(key, List.of())), noise, keptPlans, keptAfter));
+    }
+    return byKey;
+  }
+
   /** This baseline with {@code newPlans} (by cell key, by statement shape) for its plans. */
   public Baseline withPlans(Map<String, Map<String, StatementPlan>> newPlans) {
     return withTests(newPlans, after);

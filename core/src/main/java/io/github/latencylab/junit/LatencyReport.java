@@ -52,6 +52,9 @@ final class LatencyReport implements AutoCloseable {
   private final boolean update;
   private final boolean audit;
   private final Baseline baseline;
+  // each test's entry of the baseline, split once: a test compares with its own
+  private final Map<String, Baseline> baselineByKey;
+  private final Baseline baselineOfNone;
   private final FindingsBaseline findingsBaseline;
   private final Map<String, Recorded> tests = new LinkedHashMap<>();
   // what this JVM's runs wrote into a directory so far: surefire's forks run each test class as
@@ -150,6 +153,8 @@ final class LatencyReport implements AutoCloseable {
           + " classes of one name would share a row: rewrite it with"
           + " -Dlatencylab.updateBaseline=true, review it, commit it");
     }
+    this.baselineByKey = baseline == null ? Map.of() : baseline.onlyByKey();
+    this.baselineOfNone = baseline == null ? null : baseline.only(Set.of());
   }
 
   /** True when the run is audited ({@code latencylab.audit=true}). */
@@ -199,7 +204,8 @@ final class LatencyReport implements AutoCloseable {
       environment = env.get();
     }
     Cell cell = countsOnly(cost.cell(series));
-    Baseline baselined = baseline == null ? null : baseline.only(Set.of(cell.key()));
+    Baseline baselined = baseline == null ? null
+        : baselineByKey.getOrDefault(cell.key(), baselineOfNone);
     String after;
     synchronized (tests) {
       after = baselined != null && baselined.after().containsKey(cell.key())

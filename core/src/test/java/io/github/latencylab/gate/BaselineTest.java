@@ -42,6 +42,25 @@ class BaselineTest {
   }
 
   @Test
+  void eachKeysOwnEntryIsOnlyOfThatKey() {
+    List<Cell> cells = new ArrayList<>(run());
+    cells.add(measured("copyCsv", "0.5ms", 0.5, 10.524119875, 2, 1));
+    Baseline from = Baseline.from(results(cells));
+    String first = from.cells().get(0).key();
+    Baseline b = new Baseline(from.format(), from.createdAt(), from.profile(), from.measuredOn(),
+        from.tolerances(), from.cells(), from.noise(), Map.of(first, Map.of()),
+        Map.of(first, "after 0 tests (e3b0c442)", "a.Gone.test @ 0ms",
+            "after 3 tests (0a1b2c3d)"));
+
+    Map<String, Baseline> split = b.onlyByKey();
+
+    assertThat(split.keySet()).containsAll(b.byKey().keySet()).contains("a.Gone.test @ 0ms");
+    split.forEach((key, only) -> assertThat(only).as(key)
+        .isEqualTo(b.only(java.util.Set.of(key))));
+    assertThat(split.get(first).cells()).hasSize(1);
+  }
+
+  @Test
   void theModelOfANoteIsTheNoteWithoutItsNumbers() {
     assertThat(Baseline.model("predicted from executeBatch at 0.5ms: 4.840 ms + 3 round trips"
         + " x (20.636 - 0.533) ms")).isEqualTo("predicted from executeBatch at 0.5ms");
