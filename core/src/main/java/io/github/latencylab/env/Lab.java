@@ -779,8 +779,9 @@ public final class Lab implements AutoCloseable {
     return UncountedSql.unstarted(sessionsWatch(), id,
         pid -> wire.countedBackendSince(pid, since)
             || directWire.countedBackendSince(pid, since)
-            || relayChecks.countedBackendSince(pid, since), () -> wire.sessionsStarted() + directWire.sessionsStarted()
-        + relayChecks.sessionsStarted() + ownSessions.get(), watchedAs,
+            || relayChecks.countedBackendSince(pid, since),
+        () -> wire.sessionsStarted() + directWire.sessionsStarted()
+            + relayChecks.sessionsStarted() + ownSessions.get(), watchedAs,
         server().versionNum());
   }
 

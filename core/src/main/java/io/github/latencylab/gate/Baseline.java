@@ -18,9 +18,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -365,10 +368,10 @@ public record Baseline(int format, String createdAt, String profile, String meas
     for (Cell c : cells) {
       cellsByKey.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(c);
     }
-    java.util.Set<String> keys = new java.util.LinkedHashSet<>(cellsByKey.keySet());
+    Set<String> keys = new LinkedHashSet<>(cellsByKey.keySet());
     keys.addAll(plans.keySet());
     keys.addAll(after.keySet());
-    Map<String, Baseline> byKey = new java.util.HashMap<>();
+    Map<String, Baseline> byKey = new HashMap<>();
     for (String key : keys) {
       Map<String, Map<String, StatementPlan>> keptPlans = new LinkedHashMap<>();
       if (plans.containsKey(key)) {

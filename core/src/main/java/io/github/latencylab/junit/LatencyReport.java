@@ -73,9 +73,10 @@ final class LatencyReport implements AutoCloseable {
   record Recorded(Series series, BlockCost cost, String after,
       List<Findings.Occurrence> findings) {
 
-    // null until asked: with no baseline of the test to compare with, written when the run ends
+    // after is null until asked: with no baseline of the test to compare with, it is written
+    // when the run ends
     Recorded withAfter(String ranAfter) {
-      return after != null ? this : new Recorded(series, cost, ranAfter, findings);
+      return new Recorded(series, cost, ranAfter, findings);
     }
   }
 
@@ -318,7 +319,8 @@ final class LatencyReport implements AutoCloseable {
     Written mine;
     synchronized (tests) {
       Map<String, Recorded> recorded = new LinkedHashMap<>();
-      tests.forEach((key, r) -> recorded.put(key, r.withAfter(testsBefore.after(recorded.size()))));
+      tests.forEach((key, r) -> recorded.put(key, r.after() != null ? r
+          : r.withAfter(testsBefore.after(recorded.size()))));
       mine = new Written(recorded, new LinkedHashMap<>(notAudited),
           new LinkedHashMap<>(regressions));
     }

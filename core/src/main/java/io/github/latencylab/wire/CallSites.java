@@ -365,11 +365,6 @@ public final class CallSites {
         f.getMethodName() + f.getDescriptor(), k -> MethodFacts.of(f));
   }
 
-  /** A method generated into an application's class ({@link MethodFacts}). */
-  static boolean isGeneratedMethod(StackWalker.StackFrame f) {
-    return facts(f).generated();
-  }
-
   /** "AuthorService.listAuthors(AuthorService.java:42)". */
   static String format(StackWalker.StackFrame f) {
     String file = f.getFileName();
